@@ -1,0 +1,1 @@
+# The .tflite reader, graph IR and load-time folding.

@@ -1,0 +1,380 @@
+/* tflaccel accelerator ABI: the one contract between the core and a plugin.
+ *
+ * A plugin is a shared object (libcpu_ref.so, libgpu_cl.so, ...) that exports
+ * exactly one symbol, TFLACCEL_ACCELERATOR_ENTRY (a function). Everything else
+ * it defines is hidden. The core dlopen()s it, calls the entry with the host's
+ * ABI version and gets back a static descriptor.
+ *
+ * Versioning
+ *   - The major version is part of the entry symbol's name. An incompatible
+ *     change bumps TFLACCEL_ABI_MAJOR *and* the symbol name, so an old plugin is
+ *     reported as "built for ABI N" instead of crashing. The old symbol name is
+ *     never reused for something else.
+ *   - A compatible change bumps TFLACCEL_ABI_MINOR and only appends fields at
+ *     the end of structs. Every struct that crosses the boundary starts with
+ *     struct_size; a reader uses TFLACCEL_HAS_FIELD() before touching a field
+ *     that a later minor added. Enum values are never renumbered.
+ *   - Plain fixed-width types only: no bool, no bitfields, no size-varying enums
+ *     in structs (enums are stored as int32_t).
+ *
+ * Ownership
+ *   - Everything the core passes into a call is borrowed for that call only,
+ *     except constant tensor data (tflaccel_tensor_desc.data), which stays valid
+ *     until every executable compiled from it is destroyed (the core keeps the
+ *     model mapped).
+ *   - Every object a plugin creates has its destroy function in the same
+ *     vtable; nothing is free()d across the boundary. Strings a plugin returns
+ *     (names, descriptions) belong to the plugin and live as long as the object
+ *     they describe (descriptor strings: as long as the library is loaded).
+ *   - A non-NULL tflaccel_status returned by a plugin is made with the host's
+ *     status_make service and is owned by the caller, which frees it.
+ *   - Teardown order: executables -> buffers and events -> devices -> shutdown.
+ *     The core never dlclose()s a plugin after a successful init: drivers start
+ *     threads and register exit handlers.
+ *
+ * Threading
+ *   - probe(), device_info() and supports_op() are pure and may be called from
+ *     any thread at any time.
+ *   - All other calls on one device are externally synchronized by the core
+ *     (never two at once on the same device), from any thread. A plugin whose
+ *     API binds state to a thread (OpenGL) must route its calls itself.
+ */
+#ifndef TFLACCEL_ACCELERATOR_H
+#define TFLACCEL_ACCELERATOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tflaccel/ops.h"
+#include "tflaccel/status.h"
+#include "tflaccel/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TFLACCEL_ABI_MAJOR 1
+#define TFLACCEL_ABI_MINOR 0
+#define TFLACCEL_ABI_VERSION (((uint32_t)TFLACCEL_ABI_MAJOR << 16) | TFLACCEL_ABI_MINOR)
+#define TFLACCEL_ABI_VERSION_MAJOR(v) ((uint32_t)(v) >> 16)
+#define TFLACCEL_ABI_VERSION_MINOR(v) ((uint32_t)(v)&0xFFFFu)
+/* The entry symbol: its name carries the major version. */
+#define TFLACCEL_ACCELERATOR_ENTRY tflaccel_accelerator_entry_v1
+#define TFLACCEL_ACCELERATOR_ENTRY_NAME "tflaccel_accelerator_entry_v1"
+
+#if defined(__GNUC__)
+#define TFLACCEL_PLUGIN_EXPORT __attribute__((visibility("default")))
+#else
+#define TFLACCEL_PLUGIN_EXPORT
+#endif
+
+/* True when the struct *s (of type T, starting with uint32_t struct_size) is
+ * large enough to contain field f. */
+#define TFLACCEL_HAS_FIELD(T, s, f) \
+  ((s) != NULL && (s)->struct_size >= offsetof(T, f) + sizeof(((T *)0)->f))
+
+/* ------------------------------------------------------------------------ */
+/* Host services: what the core lends a plugin. A plugin links nothing of the
+ * core; it calls these instead. The struct outlives the plugin's state. */
+
+typedef enum tflaccel_log_level {
+  TFLACCEL_LOG_ERROR = 0,
+  TFLACCEL_LOG_WARNING = 1,
+  TFLACCEL_LOG_INFO = 2,
+  TFLACCEL_LOG_DEBUG = 3,
+} tflaccel_log_level;
+
+/* One activation tensor for the arena planner: it needs size bytes from the
+ * start of step first_use to the end of step last_use (inclusive). */
+typedef struct tflaccel_arena_request {
+  uint64_t size;
+  int32_t first_use, last_use;
+  uint64_t offset; /* out: where it lives in the arena */
+} tflaccel_arena_request;
+
+typedef struct tflaccel_host_services {
+  uint32_t struct_size;
+  uint32_t abi_version; /* the host's TFLACCEL_ABI_VERSION */
+  void *context;        /* pass back as the first argument of every service */
+
+  /* Logging, filtered by the host's level (TFLACCEL_LOG). The plugin's name is
+   * added by the host. */
+  void (*log)(void *context, int32_t level, const char *format, ...)
+      __attribute__((format(printf, 3, 4)));
+  int32_t (*log_enabled)(void *context, int32_t level);
+
+  /* Statuses: created and freed by the host (see status.h). */
+  tflaccel_status (*status_make)(int32_t code, const char *format, ...)
+      __attribute__((format(printf, 2, 3)));
+  void (*status_free)(tflaccel_status status);
+  int32_t (*status_code)(tflaccel_status status);
+  const char *(*status_message)(tflaccel_status status);
+
+  /* This plugin's option `key` from its [plugin.NAME] section of tflaccel.ini,
+   * or NULL. Valid while the plugin is loaded. */
+  const char *(*config_get)(void *context, const char *key);
+
+  /* Host memory for the plugin's bookkeeping (never device memory). */
+  void *(*alloc)(void *context, size_t size, size_t alignment);
+  void (*free)(void *context, void *pointer);
+
+  /* Places tensors by lifetime so that tensors alive at the same step never
+   * overlap; every offset is a multiple of alignment. Writes each request's
+   * offset and the arena's total size. The same planner serves the core and
+   * every plugin, so their memory behaves alike. */
+  tflaccel_status (*plan_arena)(tflaccel_arena_request *requests, uint32_t count,
+                                uint64_t alignment, uint64_t *total_size);
+
+  /* A directory where the plugin may keep compiled-program caches (it exists
+   * and is writable), or NULL when caching is off. */
+  const char *cache_dir;
+} tflaccel_host_services;
+
+/* ------------------------------------------------------------------------ */
+/* The graph a plugin sees. The core owns it; it is borrowed during each call
+ * (constant data: see Ownership above). Tensor and op indices are the model's
+ * own, so messages and bindings use the numbers `tflaccel inspect` prints. */
+
+enum {
+  TFLACCEL_TENSOR_CONSTANT = 1u << 0,     /* data holds its value */
+  TFLACCEL_TENSOR_GRAPH_INPUT = 1u << 1,
+  TFLACCEL_TENSOR_GRAPH_OUTPUT = 1u << 2,
+  TFLACCEL_TENSOR_VARIABLE = 1u << 3,     /* state kept across runs */
+};
+
+#define TFLACCEL_NO_TENSOR UINT32_MAX /* an absent optional op input */
+
+typedef struct tflaccel_quantization {
+  uint32_t count;              /* 0: not quantized; 1: per tensor; >1: per axis */
+  const float *scales;         /* count entries */
+  const int32_t *zero_points;  /* count entries */
+  int32_t quantized_dimension; /* the axis of per-axis quantization */
+} tflaccel_quantization;
+
+typedef struct tflaccel_tensor_desc {
+  uint32_t struct_size;
+  int32_t dtype;       /* tflaccel_dtype */
+  uint32_t rank;
+  const int32_t *dims; /* rank entries, TFLite order (NHWC) */
+  uint32_t flags;      /* TFLACCEL_TENSOR_* */
+  const char *name;    /* never NULL (may be "") */
+  tflaccel_quantization quantization;
+  const void *data;    /* constant value (or initial value of a variable), else NULL */
+  uint64_t data_size;  /* bytes at data */
+  uint64_t byte_size;  /* element count * dtype size */
+} tflaccel_tensor_desc;
+
+typedef struct tflaccel_op_desc {
+  uint32_t struct_size;
+  int32_t code;    /* tflaccel_op_code; TFLACCEL_OP_CUSTOM for custom ops */
+  int32_t version; /* OperatorCode.version */
+  const char *custom_code; /* custom ops only, else NULL */
+  const void *custom_options;
+  uint32_t custom_options_size;
+  const tflaccel_op_params *params; /* never NULL; zeroed for ops without options */
+  uint32_t input_count, output_count, intermediate_count;
+  const uint32_t *inputs;  /* tensor indices; TFLACCEL_NO_TENSOR = absent */
+  const uint32_t *outputs;
+  const uint32_t *intermediates; /* quantized LSTM's intermediate tensors */
+} tflaccel_op_desc;
+
+typedef struct tflaccel_graph_view {
+  uint32_t struct_size;
+  uint32_t tensor_count;
+  const tflaccel_tensor_desc *tensors;
+  uint32_t op_count;
+  const tflaccel_op_desc *ops; /* in execution order */
+} tflaccel_graph_view;
+
+/* The ops one executable runs: a convex piece of the graph, in execution
+ * order. inputs: tensors it reads that it does not produce and that are not
+ * constants; outputs: tensors it produces that something outside reads (or
+ * that are graph outputs). Bindings name exactly these tensors. */
+typedef struct tflaccel_partition_desc {
+  uint32_t struct_size;
+  uint32_t op_count;
+  const uint32_t *ops;
+  uint32_t input_count;
+  const uint32_t *inputs;
+  uint32_t output_count;
+  const uint32_t *outputs;
+} tflaccel_partition_desc;
+
+typedef enum tflaccel_precision {
+  TFLACCEL_PRECISION_FP32 = 0, /* compute and store in float32 */
+  TFLACCEL_PRECISION_FP16 = 1, /* float16 allowed for storage and arithmetic */
+} tflaccel_precision;
+
+typedef struct tflaccel_compile_options {
+  uint32_t struct_size;
+  int32_t precision;        /* tflaccel_precision */
+  int32_t thread_count;     /* CPU threads a plugin may use; >= 1 */
+  const char *model_token;  /* identifies the model for program caches, or NULL */
+} tflaccel_compile_options;
+
+/* ------------------------------------------------------------------------ */
+/* Answers and devices. */
+
+typedef enum tflaccel_support_level {
+  TFLACCEL_SUPPORT_NO = 0,
+  TFLACCEL_SUPPORT_YES = 1,
+} tflaccel_support_level;
+
+#define TFLACCEL_REASON_SIZE 256
+
+typedef struct tflaccel_op_support {
+  uint32_t struct_size;
+  int32_t level;      /* tflaccel_support_level */
+  float relative_cost; /* estimated cost vs cpu_ref (1.0 = same); 0 = unknown */
+  char reason[TFLACCEL_REASON_SIZE]; /* when NO: why, one line, no trailing period */
+} tflaccel_op_support;
+
+typedef enum tflaccel_device_type {
+  TFLACCEL_DEVICE_CPU = 0,
+  TFLACCEL_DEVICE_INTEGRATED_GPU = 1,
+  TFLACCEL_DEVICE_DISCRETE_GPU = 2,
+  TFLACCEL_DEVICE_VIRTUAL_GPU = 3, /* software rasterizers: llvmpipe, lavapipe */
+  TFLACCEL_DEVICE_OTHER = 4,
+} tflaccel_device_type;
+
+enum {
+  TFLACCEL_DEVICE_CAP_FP16_STORAGE = 1u << 0,
+  TFLACCEL_DEVICE_CAP_FP16_ARITHMETIC = 1u << 1,
+  TFLACCEL_DEVICE_CAP_HOST_MEMORY = 1u << 2, /* buffers are host memory: buffer_map works */
+  TFLACCEL_DEVICE_CAP_ASYNC = 1u << 3,       /* execute() may return before completion */
+  TFLACCEL_DEVICE_CAP_IMPORT = 1u << 4,      /* buffer_import() accepts some handle type */
+};
+
+#define TFLACCEL_DEVICE_STRING_SIZE 128
+
+typedef struct tflaccel_device_info {
+  uint32_t struct_size;
+  char name[TFLACCEL_DEVICE_STRING_SIZE];
+  char vendor[TFLACCEL_DEVICE_STRING_SIZE];
+  char driver_version[TFLACCEL_DEVICE_STRING_SIZE];
+  char api_version[TFLACCEL_DEVICE_STRING_SIZE]; /* e.g. "OpenCL 3.0", "Vulkan 1.3.230" */
+  int32_t type;  /* tflaccel_device_type */
+  uint32_t caps; /* TFLACCEL_DEVICE_CAP_* */
+  uint64_t memory_bytes; /* 0 = unknown */
+} tflaccel_device_info;
+
+/* Buffers the application already owns, handed to buffer_import(). */
+typedef enum tflaccel_external_buffer_type {
+  TFLACCEL_EXTERNAL_HOST_POINTER = 0, /* handle: the pointer */
+  TFLACCEL_EXTERNAL_OPENCL_MEM = 1,   /* handle: cl_mem */
+  TFLACCEL_EXTERNAL_GL_BUFFER = 2,    /* handle: GLuint buffer name, in the plugin's share group */
+  TFLACCEL_EXTERNAL_VULKAN_BUFFER = 3,/* handle: VkBuffer created on the plugin's VkDevice */
+  TFLACCEL_EXTERNAL_DMABUF_FD = 4,    /* handle: (void *)(intptr_t)fd */
+} tflaccel_external_buffer_type;
+
+typedef struct tflaccel_device tflaccel_device;         /* plugin-owned */
+typedef struct tflaccel_buffer tflaccel_buffer;         /* plugin-owned, opaque */
+typedef struct tflaccel_executable tflaccel_executable; /* plugin-owned, opaque */
+typedef struct tflaccel_event tflaccel_event;           /* plugin-owned, opaque */
+
+/* Binds one partition input or output tensor to bytes of a buffer. */
+typedef struct tflaccel_binding {
+  uint32_t tensor;
+  tflaccel_buffer *buffer;
+  uint64_t offset;
+  uint64_t size;
+} tflaccel_binding;
+
+/* The operations of one device. Members marked optional may be NULL. */
+typedef struct tflaccel_device_vtable {
+  uint32_t struct_size;
+
+  void (*destroy)(tflaccel_device *device);
+
+  /* Pure. Can this device run graph->ops[op_index]? On NO, fill reason. */
+  tflaccel_status (*supports_op)(tflaccel_device *device, const tflaccel_graph_view *graph,
+                                 uint32_t op_index, const tflaccel_compile_options *options,
+                                 tflaccel_op_support *support);
+
+  /* Builds what the partition needs (programs, weights in device memory).
+   * The executable is reused for every run until executable_destroy. */
+  tflaccel_status (*compile)(tflaccel_device *device, const tflaccel_graph_view *graph,
+                             const tflaccel_partition_desc *partition,
+                             const tflaccel_compile_options *options,
+                             tflaccel_executable **executable);
+  void (*executable_destroy)(tflaccel_device *device, tflaccel_executable *executable);
+
+  /* Runs the partition. bindings name every partition input and output once.
+   * With completion == NULL the call returns when results are in the buffers.
+   * Otherwise (TFLACCEL_DEVICE_CAP_ASYNC devices) it may return at once and
+   * hand back an event the caller waits on and destroys. */
+  tflaccel_status (*execute)(tflaccel_device *device, tflaccel_executable *executable,
+                             const tflaccel_binding *bindings, uint32_t binding_count,
+                             tflaccel_event **completion);
+
+  /* Device buffers. Contents of a new buffer are undefined. */
+  tflaccel_status (*buffer_create)(tflaccel_device *device, uint64_t size,
+                                   tflaccel_buffer **buffer);
+  void (*buffer_destroy)(tflaccel_device *device, tflaccel_buffer *buffer);
+  /* Blocking copies between host memory and a buffer. */
+  tflaccel_status (*buffer_write)(tflaccel_device *device, tflaccel_buffer *buffer,
+                                  uint64_t offset, const void *source, uint64_t size);
+  tflaccel_status (*buffer_read)(tflaccel_device *device, tflaccel_buffer *buffer,
+                                 uint64_t offset, void *destination, uint64_t size);
+
+  /* Optional (TFLACCEL_DEVICE_CAP_HOST_MEMORY): the buffer's host address. */
+  void *(*buffer_map)(tflaccel_device *device, tflaccel_buffer *buffer);
+  /* Optional: wraps memory the application owns; the application keeps it
+   * alive until buffer_destroy. Returns TFLACCEL_UNSUPPORTED for types the
+   * device cannot take. */
+  tflaccel_status (*buffer_import)(tflaccel_device *device, int32_t type, void *handle,
+                                   uint64_t size, tflaccel_buffer **buffer);
+  /* Optional: device-side copy between two buffers of this device. */
+  tflaccel_status (*buffer_copy)(tflaccel_device *device, tflaccel_buffer *destination,
+                                 uint64_t destination_offset, tflaccel_buffer *source,
+                                 uint64_t source_offset, uint64_t size);
+
+  /* Optional (TFLACCEL_DEVICE_CAP_ASYNC): events and a full barrier. */
+  tflaccel_status (*event_wait)(tflaccel_device *device, tflaccel_event *event);
+  void (*event_destroy)(tflaccel_device *device, tflaccel_event *event);
+  tflaccel_status (*synchronize)(tflaccel_device *device);
+
+  /* Optional: restores variable (state) tensors of the executable to their
+   * initial values. Required when the plugin accepts ops with variables. */
+  tflaccel_status (*reset_state)(tflaccel_device *device, tflaccel_executable *executable);
+} tflaccel_device_vtable;
+
+/* A plugin's device struct starts with this. */
+struct tflaccel_device {
+  const tflaccel_device_vtable *vtable;
+};
+
+/* ------------------------------------------------------------------------ */
+/* The plugin descriptor, returned by the entry point; static storage. */
+
+typedef struct tflaccel_accelerator_plugin {
+  uint32_t struct_size;
+  uint32_t abi_version; /* TFLACCEL_ABI_VERSION the plugin was built with */
+  const char *name;     /* "cpu_ref", "gpu_cl", ...: must equal its ini name */
+  const char *version;  /* the plugin's own version string */
+  const char *description;
+
+  /* Opens the API, finds devices. On failure the plugin is listed as
+   * unavailable with the status message as the reason; a plugin that loads
+   * but finds no device returns TFLACCEL_UNAVAILABLE. host outlives state. */
+  tflaccel_status (*init)(const tflaccel_host_services *host, void **state);
+  void (*shutdown)(void *state);
+
+  uint32_t (*device_count)(void *state);
+  /* Pure: describes device `index` without creating it. */
+  tflaccel_status (*device_info)(void *state, uint32_t index, tflaccel_device_info *info);
+  tflaccel_status (*device_create)(void *state, uint32_t index, tflaccel_device **device);
+} tflaccel_accelerator_plugin;
+
+typedef const tflaccel_accelerator_plugin *(*tflaccel_accelerator_entry_fn)(
+    uint32_t host_abi_version);
+
+/* The one symbol a plugin exports. It returns NULL when it cannot serve a host
+ * of that ABI version (the core then reports the mismatch). */
+TFLACCEL_PLUGIN_EXPORT const tflaccel_accelerator_plugin *TFLACCEL_ACCELERATOR_ENTRY(
+    uint32_t host_abi_version);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TFLACCEL_ACCELERATOR_H */

@@ -1,0 +1,252 @@
+/* tflaccel: run TensorFlow Lite models on whatever accelerator the machine has.
+ *
+ * The flow, like LiteRT's CompiledModel:
+ *   environment (config, plugins)
+ *     -> model (a .tflite file or bytes in memory)
+ *     -> compiled model (accelerator choice, precision, threads, partitioning)
+ *     -> tensor buffers for inputs and outputs -> run.
+ *
+ * Every call that can fail returns a tflaccel_status (NULL = success) whose
+ * message is one readable line; the caller frees it with tflaccel_status_free.
+ * Objects are freed by their *_destroy function; destroying NULL is a no-op.
+ * A compiled model is used from one thread at a time; different compiled
+ * models may run concurrently. */
+#ifndef TFLACCEL_TFLACCEL_H
+#define TFLACCEL_TFLACCEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tflaccel/accelerator.h"
+#include "tflaccel/ops.h"
+#include "tflaccel/status.h"
+#include "tflaccel/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Library ------------------------------------------------------------ */
+
+const char *tflaccel_version(void);
+/* TFLite BuiltinOperator name of an op code ("CONV_2D"), NULL if unknown. */
+const char *tflaccel_op_code_name(int32_t code);
+/* "float32", "int8", ...; "unknown" for values outside tflaccel_dtype. */
+const char *tflaccel_dtype_name(int32_t dtype);
+/* Bytes of one element, 0 for types without a fixed size (string, int4). */
+size_t tflaccel_dtype_size(int32_t dtype);
+
+/* ---- Environment: configuration and plugins ------------------------------ */
+
+typedef struct tflaccel_environment tflaccel_environment;
+
+typedef struct tflaccel_environment_options {
+  uint32_t struct_size;
+  /* tflaccel.ini to use; NULL searches $TFLACCEL_CONFIG,
+   * ~/.config/tflaccel/tflaccel.ini, then SYSCONFDIR/tflaccel/tflaccel.ini. */
+  const char *config_path;
+  /* Accelerators to use, in preference order ("gpu_vk,cpu_ref", or the
+   * classes "gpu" and "cpu"); NULL takes $TFLACCEL_ACCELERATOR, then the
+   * config's order. */
+  const char *accelerators;
+  /* "debug", "info", "warning" or "error"; NULL takes $TFLACCEL_LOG. */
+  const char *log_level;
+} tflaccel_environment_options;
+
+/* Reads the configuration and loads every configured plugin. A plugin that
+ * fails to load is listed as unavailable with its reason; that is not an
+ * error. A malformed config or option is. options may be NULL. */
+tflaccel_status tflaccel_environment_create(const tflaccel_environment_options *options,
+                                            tflaccel_environment **environment);
+void tflaccel_environment_destroy(tflaccel_environment *environment);
+
+/* The config file that was read, or NULL when none was found. */
+const char *tflaccel_environment_config_path(const tflaccel_environment *environment);
+
+typedef struct tflaccel_plugin_info {
+  uint32_t struct_size;
+  const char *name;         /* "gpu_cl" */
+  const char *library_path; /* resolved path, or the configured name if not found */
+  const char *version;      /* plugin's version, "" when it did not load */
+  const char *description;
+  uint32_t abi_version;     /* what the plugin was built for; 0 when unknown */
+  int32_t enabled;          /* enabled in the config */
+  int32_t available;        /* loaded, initialised, has a device */
+  const char *reason;       /* why it is unavailable, else NULL */
+  uint32_t device_count;
+  int32_t selection_rank;   /* position in the selected order, -1 = not selected */
+} tflaccel_plugin_info;
+
+uint32_t tflaccel_environment_plugin_count(const tflaccel_environment *environment);
+tflaccel_status tflaccel_environment_plugin_info(const tflaccel_environment *environment,
+                                                 uint32_t index, tflaccel_plugin_info *info);
+tflaccel_status tflaccel_environment_device_info(const tflaccel_environment *environment,
+                                                 uint32_t plugin_index, uint32_t device_index,
+                                                 tflaccel_device_info *info);
+/* The selected accelerators, comma-separated, in preference order. */
+const char *tflaccel_environment_selection(const tflaccel_environment *environment);
+
+/* ---- Model -------------------------------------------------------------- */
+
+typedef struct tflaccel_model tflaccel_model;
+
+/* Maps and validates a .tflite file; any defect is reported with where it is.
+ * Constant buffers are used in place. */
+tflaccel_status tflaccel_model_load_file(const char *path, tflaccel_model **model);
+/* Same from memory; the bytes are copied, so the caller may free them. */
+tflaccel_status tflaccel_model_load_memory(const void *data, size_t size,
+                                           tflaccel_model **model);
+void tflaccel_model_destroy(tflaccel_model *model);
+
+/* Introspection of the model as stored in the file (subgraph 0). */
+typedef struct tflaccel_model_summary {
+  uint32_t struct_size;
+  uint32_t schema_version;
+  uint32_t subgraph_count;
+  uint32_t tensor_count;    /* tensors of subgraph 0 */
+  uint32_t op_count;        /* operators of subgraph 0, before folding */
+  uint32_t input_count, output_count;
+  uint32_t signature_count;
+  uint32_t metadata_count;
+  uint64_t weight_bytes;    /* bytes of constant buffers used by subgraph 0 */
+  uint64_t peak_activation_bytes; /* estimate: lifetime-planned arena of subgraph 0 */
+  const char *description;  /* Model.description, "" when absent */
+} tflaccel_model_summary;
+
+tflaccel_status tflaccel_model_get_summary(const tflaccel_model *model,
+                                           tflaccel_model_summary *summary);
+
+typedef struct tflaccel_tensor_info {
+  uint32_t struct_size;
+  const char *name;
+  int32_t dtype;
+  uint32_t rank;
+  const int32_t *shape;           /* the stored shape vector (rank entries) */
+  uint32_t shape_signature_rank;  /* 0 when absent */
+  const int32_t *shape_signature;
+  tflaccel_quantization quantization;
+  int32_t is_variable;
+  int32_t is_constant;            /* backed by a non-empty buffer */
+  int32_t is_sparse;
+  uint64_t byte_size;
+} tflaccel_tensor_info;
+
+typedef struct tflaccel_op_info {
+  uint32_t struct_size;
+  int32_t code;              /* max(deprecated_builtin_code, builtin_code) */
+  int32_t version;
+  const char *name;          /* op code name, or "UNKNOWN" */
+  const char *custom_code;   /* custom ops only, else NULL */
+  uint32_t input_count, output_count;
+  const int32_t *inputs;     /* tensor indices as stored; -1 = absent */
+  const int32_t *outputs;
+} tflaccel_op_info;
+
+/* Tensors and ops of subgraph 0, as stored. */
+tflaccel_status tflaccel_model_tensor_info(const tflaccel_model *model, uint32_t tensor_index,
+                                           tflaccel_tensor_info *info);
+tflaccel_status tflaccel_model_op_info(const tflaccel_model *model, uint32_t op_index,
+                                       tflaccel_op_info *info);
+/* Tensor index of input/output `index` of subgraph 0. */
+tflaccel_status tflaccel_model_input_tensor(const tflaccel_model *model, uint32_t index,
+                                            uint32_t *tensor_index);
+tflaccel_status tflaccel_model_output_tensor(const tflaccel_model *model, uint32_t index,
+                                             uint32_t *tensor_index);
+/* Subgraph names ("" when unnamed), metadata and signature names. */
+const char *tflaccel_model_subgraph_name(const tflaccel_model *model, uint32_t index);
+const char *tflaccel_model_metadata_name(const tflaccel_model *model, uint32_t index);
+const char *tflaccel_model_signature_key(const tflaccel_model *model, uint32_t index);
+
+/* ---- Compiled model ----------------------------------------------------- */
+
+typedef struct tflaccel_compiled_model tflaccel_compiled_model;
+
+typedef struct tflaccel_compilation_options {
+  uint32_t struct_size;
+  const char *accelerators;  /* NULL: the environment's selection */
+  int32_t precision;         /* tflaccel_precision; -1: config default */
+  int32_t thread_count;      /* 0: config default (1) */
+  int32_t max_delegated_partitions; /* 0: no limit; -1: config default */
+  int32_t min_partition_ops;        /* -1: config default */
+  int32_t require_full_delegation;  /* 1: fail when any op would fall back; -1: config */
+} tflaccel_compilation_options;
+
+/* Fills options with "use the defaults" values. */
+void tflaccel_compilation_options_init(tflaccel_compilation_options *options);
+
+/* Partitions the model over the selected accelerators and compiles every
+ * partition. The model must outlive the compiled model. */
+tflaccel_status tflaccel_compiled_model_create(tflaccel_environment *environment,
+                                               const tflaccel_model *model,
+                                               const tflaccel_compilation_options *options,
+                                               tflaccel_compiled_model **compiled_model);
+void tflaccel_compiled_model_destroy(tflaccel_compiled_model *compiled_model);
+
+uint32_t tflaccel_compiled_model_input_count(const tflaccel_compiled_model *compiled_model);
+uint32_t tflaccel_compiled_model_output_count(const tflaccel_compiled_model *compiled_model);
+tflaccel_status tflaccel_compiled_model_input_info(const tflaccel_compiled_model *compiled_model,
+                                                   uint32_t index, tflaccel_tensor_info *info);
+tflaccel_status tflaccel_compiled_model_output_info(const tflaccel_compiled_model *compiled_model,
+                                                    uint32_t index, tflaccel_tensor_info *info);
+
+/* Where each op runs. */
+typedef struct tflaccel_partition_info {
+  uint32_t struct_size;
+  const char *accelerator;
+  uint32_t op_count;
+  const uint32_t *ops;       /* op indices of the prepared graph */
+  uint32_t input_count, output_count;
+  const uint32_t *inputs;    /* boundary tensor indices */
+  const uint32_t *outputs;
+  uint64_t boundary_bytes;   /* bytes moved in and out per run */
+} tflaccel_partition_info;
+
+uint32_t tflaccel_compiled_model_partition_count(const tflaccel_compiled_model *compiled_model);
+tflaccel_status tflaccel_compiled_model_partition_info(
+    const tflaccel_compiled_model *compiled_model, uint32_t index,
+    tflaccel_partition_info *info);
+
+/* ---- Tensor buffers ----------------------------------------------------- */
+
+typedef struct tflaccel_tensor_buffer tflaccel_tensor_buffer;
+
+/* A host buffer shaped and typed for input/output `index`. */
+tflaccel_status tflaccel_compiled_model_create_input_buffer(
+    const tflaccel_compiled_model *compiled_model, uint32_t index,
+    tflaccel_tensor_buffer **buffer);
+tflaccel_status tflaccel_compiled_model_create_output_buffer(
+    const tflaccel_compiled_model *compiled_model, uint32_t index,
+    tflaccel_tensor_buffer **buffer);
+tflaccel_status tflaccel_tensor_buffer_create(int32_t dtype, uint32_t rank, const int32_t *shape,
+                                              tflaccel_tensor_buffer **buffer);
+void tflaccel_tensor_buffer_destroy(tflaccel_tensor_buffer *buffer);
+
+int32_t tflaccel_tensor_buffer_dtype(const tflaccel_tensor_buffer *buffer);
+uint32_t tflaccel_tensor_buffer_rank(const tflaccel_tensor_buffer *buffer);
+const int32_t *tflaccel_tensor_buffer_shape(const tflaccel_tensor_buffer *buffer);
+size_t tflaccel_tensor_buffer_byte_size(const tflaccel_tensor_buffer *buffer);
+/* Direct access to the host bytes (valid until destroy). */
+void *tflaccel_tensor_buffer_data(tflaccel_tensor_buffer *buffer);
+/* Copies; size must equal the buffer's byte size. */
+tflaccel_status tflaccel_tensor_buffer_write(tflaccel_tensor_buffer *buffer, const void *data,
+                                             size_t size);
+tflaccel_status tflaccel_tensor_buffer_read(const tflaccel_tensor_buffer *buffer, void *data,
+                                            size_t size);
+
+/* ---- Run ---------------------------------------------------------------- */
+
+/* Runs the model once. inputs/outputs: one buffer per model input/output, in
+ * order, whose dtype and shape must match (checked). Returns when outputs
+ * are ready. */
+tflaccel_status tflaccel_compiled_model_run(tflaccel_compiled_model *compiled_model,
+                                            tflaccel_tensor_buffer *const *inputs,
+                                            uint32_t input_count,
+                                            tflaccel_tensor_buffer *const *outputs,
+                                            uint32_t output_count);
+/* Restores variable (state) tensors to their initial values. */
+tflaccel_status tflaccel_compiled_model_reset_state(tflaccel_compiled_model *compiled_model);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TFLACCEL_TFLACCEL_H */

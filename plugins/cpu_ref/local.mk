@@ -1,0 +1,1 @@
+# libcpu_ref.so: the CPU reference accelerator, always available.

@@ -1,0 +1,1 @@
+# libgpu_gl.so

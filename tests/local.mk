@@ -1,0 +1,15 @@
+# Tests (Check). Every test runs against the build tree, uninstalled: the
+# environment below points the core at the freshly built plugins and config.
+AM_TESTS_ENVIRONMENT = \
+	TFLACCEL_SHARED_MODELS='$(abs_top_srcdir)/../shared/models'; export TFLACCEL_SHARED_MODELS; \
+	TFLACCEL_TEST_DATA='$(abs_top_srcdir)/tests/data'; export TFLACCEL_TEST_DATA; \
+	TFLACCEL_TOP_BUILDDIR='$(abs_top_builddir)'; export TFLACCEL_TOP_BUILDDIR; \
+	TFLACCEL_TOP_SRCDIR='$(abs_top_srcdir)'; export TFLACCEL_TOP_SRCDIR; \
+	POCL_CACHE_DIR='$(abs_top_builddir)/tests/cache/pocl'; export POCL_CACHE_DIR; \
+	MESA_SHADER_CACHE_DIR='$(abs_top_builddir)/tests/cache/mesa'; export MESA_SHADER_CACHE_DIR; \
+	XDG_CACHE_HOME='$(abs_top_builddir)/tests/cache'; export XDG_CACHE_HOME; \
+	CK_DEFAULT_TIMEOUT=600; export CK_DEFAULT_TIMEOUT;
+
+TEST_CPP_FLAGS = $(AM_CPPFLAGS) $(PATH_DEFINES)
+TEST_C_FLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+TEST_LINK = libtflaccel.la $(CHECK_LIBS)

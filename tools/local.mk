@@ -1,0 +1,1 @@
+# The tflaccel command-line tool.
