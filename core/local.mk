@@ -6,6 +6,20 @@ noinst_LTLIBRARIES += libtflaccel_core.la
 lib_LTLIBRARIES += libtflaccel.la
 
 libtflaccel_core_la_SOURCES = \
+	core/config/config.c \
+	core/config/config.h \
+	core/registry/registry.c \
+	core/registry/registry.h \
+	core/registry/selection.c \
+	core/registry/selection.h \
+	core/partition/partitioner.c \
+	core/partition/partitioner.h \
+	core/runtime/environment.c \
+	core/runtime/tensor_buffer.c \
+	core/runtime/tensor_buffer.h \
+	core/runtime/environment.h \
+	core/util/env.c \
+	core/util/env.h \
 	core/log/log.c \
 	core/log/log.h \
 	core/registry/host_services.c \

@@ -13,3 +13,4 @@ AM_TESTS_ENVIRONMENT = \
 TEST_CPP_FLAGS = $(AM_CPPFLAGS) $(PATH_DEFINES)
 TEST_C_FLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 TEST_LINK = libtflaccel.la $(CHECK_LIBS)
+include $(srcdir)/tests/registry.mk

@@ -77,10 +77,12 @@ typedef struct tflaccel_plugin_info {
   int32_t selection_rank;   /* position in the selected order, -1 = not selected */
 } tflaccel_plugin_info;
 
+/* Plugins are loaded lazily: info on a plugin that was not selected loads it
+ * then (that is why the environment is not const here). */
 uint32_t tflaccel_environment_plugin_count(const tflaccel_environment *environment);
-tflaccel_status tflaccel_environment_plugin_info(const tflaccel_environment *environment,
+tflaccel_status tflaccel_environment_plugin_info(tflaccel_environment *environment,
                                                  uint32_t index, tflaccel_plugin_info *info);
-tflaccel_status tflaccel_environment_device_info(const tflaccel_environment *environment,
+tflaccel_status tflaccel_environment_device_info(tflaccel_environment *environment,
                                                  uint32_t plugin_index, uint32_t device_index,
                                                  tflaccel_device_info *info);
 /* The selected accelerators, comma-separated, in preference order. */
