@@ -14,6 +14,8 @@ libtflaccel_core_la_SOURCES = \
 	core/registry/selection.h \
 	core/partition/partitioner.c \
 	core/partition/partitioner.h \
+	core/runtime/compiled_model.c \
+	core/runtime/compiled_model.h \
 	core/runtime/environment.c \
 	core/runtime/tensor_buffer.c \
 	core/runtime/tensor_buffer.h \

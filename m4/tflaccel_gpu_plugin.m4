@@ -9,7 +9,7 @@
 AC_DEFUN([TFLACCEL_GPU_PLUGIN], [
   AC_ARG_ENABLE([$1],
     [AS_HELP_STRING([--enable-$1], [build the $4 plugin (default: when its dependencies are found)])],
-    [], [enable_$2=auto])
+    [enable_$2=$enableval], [enable_$2=auto])
   build_$2=no
   tflaccel_summary_$2="no (disabled)"
   AS_IF([test "x$enable_$2" != xno], [

@@ -40,8 +40,8 @@ tests_libstub_refuses_host_la_CFLAGS = $(STUB_C_FLAGS)
 tests_libstub_refuses_host_la_LDFLAGS = $(STUB_LINK_FLAGS)
 
 check_PROGRAMS += tests/test_registry tests/test_config
-TESTS += tests/test_registry tests/test_config
-dist_check_SCRIPTS +=
+TESTS += tests/test_registry tests/test_config tests/registry/exported_symbols.sh
+dist_check_SCRIPTS += tests/registry/exported_symbols.sh
 
 tests_test_registry_SOURCES = tests/registry/test_registry.c tests/support/test_util.c tests/support/test_util.h
 tests_test_registry_CPPFLAGS = $(TEST_CPP_FLAGS) -DSTUB_DIR='"$(abs_top_builddir)/tests/.libs"'

@@ -5,5 +5,13 @@ tflaccel_SOURCES = \
 	tools/tflaccel/commands.h \
 	tools/tflaccel/json_writer.c \
 	tools/tflaccel/json_writer.h \
-	tools/tflaccel/cmd_plugins.c
+	tools/tflaccel/cli_options.c \
+	tools/tflaccel/cli_options.h \
+	tools/tflaccel/cmd_inspect.c \
+	tools/tflaccel/cmd_plugins.c \
+	tools/tflaccel/cmd_run.c \
+	tools/tflaccel/half.c \
+	tools/tflaccel/half.h \
+	tools/tflaccel/input_generator.c \
+	tools/tflaccel/input_generator.h
 tflaccel_LDADD = libtflaccel.la

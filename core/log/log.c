@@ -29,7 +29,7 @@ const char *log_level_name(int32_t level) {
 int32_t log_level_from_env(const char **bad_value) {
   const char *value = getenv("TFLACCEL_LOG");
   if (bad_value) *bad_value = NULL;
-  if (value == NULL || *value == '\0') return TFLACCEL_LOG_WARNING;
+  if (value == NULL || *value == '\0') return TFLACCEL_LOG_INFO;
   int32_t level = log_level_parse(value);
   if (level < 0) {
     if (bad_value) *bad_value = value;

@@ -11,7 +11,7 @@
 /* Parses "debug", "info", "warning"/"warn", "error"; returns -1 if unknown. */
 int32_t log_level_parse(const char *text);
 const char *log_level_name(int32_t level);
-/* The level named by $TFLACCEL_LOG, TFLACCEL_LOG_WARNING when unset; an
+/* The level named by $TFLACCEL_LOG, TFLACCEL_LOG_INFO when unset (like TFLite); an
  * unknown value is reported through *bad_value (else NULL). */
 int32_t log_level_from_env(const char **bad_value);
 

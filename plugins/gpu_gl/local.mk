@@ -1,1 +1,21 @@
-# libgpu_gl.so
+# libgpu_gl.so: the OpenGL ES 3.1 accelerator, through EGL with no window
+# system. Linked against the vendor-neutral libEGL and libGLESv2 (libglvnd),
+# so a missing library shows as a plugin that failed to load and a missing
+# driver as an unavailable one.
+if BUILD_GLES
+plugin_LTLIBRARIES += plugins/libgpu_gl.la
+plugins_libgpu_gl_la_SOURCES = \
+	plugins/gpu_gl/plugin.c \
+	plugins/gpu_gl/gl_api.h \
+	plugins/gpu_gl/egl_context.c \
+	plugins/gpu_gl/egl_context.h \
+	plugins/gpu_gl/gl_probe.c \
+	plugins/gpu_gl/gl_probe.h \
+	plugins/gpu_gl/gl_buffer.c \
+	plugins/gpu_gl/gl_buffer.h \
+	plugins/gpu_gl/gl_error.c \
+	plugins/gpu_gl/gl_error.h
+plugins_libgpu_gl_la_CFLAGS = $(PLUGIN_C_FLAGS) $(GLES_CFLAGS)
+plugins_libgpu_gl_la_LDFLAGS = $(PLUGIN_LINK_FLAGS)
+plugins_libgpu_gl_la_LIBADD = $(GLES_LIBS)
+endif

@@ -15,8 +15,8 @@ typedef struct command {
 
 static const command commands[] = {
     {"plugins", tflaccel_cmd_plugins, "list accelerator plugins, their status and devices"},
-    // {"inspect", tflaccel_cmd_inspect, "describe a .tflite model (and where its ops would run)"},
-    // {"run", tflaccel_cmd_run, "run a model once and write its outputs"},
+    {"inspect", tflaccel_cmd_inspect, "describe a .tflite model (and where its ops would run)"},
+    {"run", tflaccel_cmd_run, "run a model once and write its outputs"},
 };
 
 static void print_usage(FILE *stream) {

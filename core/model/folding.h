@@ -1,0 +1,18 @@
+/* Load-time folding of subgraph 0's constant DENSIFY and DEQUANTIZE ops. */
+#ifndef TFLACCEL_CORE_MODEL_FOLDING_H
+#define TFLACCEL_CORE_MODEL_FOLDING_H
+
+#include "core/model/model_internal.h"
+
+/* Computes, once, the outputs of DENSIFY ops on constant sparse tensors and
+ * of DEQUANTIZE ops on constant float16 tensors (including the dense results
+ * of the former), so accelerators see plain constants: fills
+ * model->folded_* and marks the folded ops in model->op_folded. Ops whose
+ * output is a graph output or a variable are kept. Needs the shapes from
+ * shape_inference_run. */
+tflaccel_status fold_constants(tflaccel_model *model);
+
+/* IEEE half -> float, exactly (every half is a float). */
+float half_to_float(uint16_t half);
+
+#endif

@@ -1,0 +1,624 @@
+/* tflaccel_compiled_model_*: partition, compile, run.
+ *
+ * Boundary tensors (graph inputs and outputs, and tensors that cross from
+ * one partition to another) live in one host arena planned by lifetime in
+ * partition steps. Host-memory accelerators use it in place; the others
+ * copy their inputs in and their outputs out around each execute. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log/log.h"
+#include "core/memory/arena_planner.h"
+#include "core/model/model.h"
+#include "core/runtime/compiled_model.h"
+#include "core/runtime/environment.h"
+#include "core/runtime/tensor_buffer.h"
+
+#define ARENA_ALIGNMENT 64
+
+void tflaccel_compilation_options_init(tflaccel_compilation_options *options) {
+  if (options == NULL) return;
+  memset(options, 0, sizeof *options);
+  options->struct_size = sizeof *options;
+  options->accelerators = NULL;
+  options->precision = -1;
+  options->thread_count = 0;
+  options->max_delegated_partitions = -1;
+  options->min_partition_ops = -1;
+  options->require_full_delegation = -1;
+}
+
+static const char *op_display_name(const tflaccel_op_desc *op) {
+  if (op->code == TFLACCEL_OP_CUSTOM && op->custom_code != NULL) return op->custom_code;
+  const char *name = tflaccel_op_code_name(op->code);
+  return name ? name : "UNKNOWN";
+}
+
+/* Asks every candidate about every op. */
+typedef struct support_table {
+  uint8_t *supported;       /* candidate-major */
+  float *relative_cost;
+  char (*reasons)[TFLACCEL_REASON_SIZE];
+  const char **reason_pointers;
+} support_table;
+
+static void support_table_free(support_table *table) {
+  free(table->supported);
+  free(table->relative_cost);
+  free(table->reasons);
+  free(table->reason_pointers);
+}
+
+static tflaccel_status query_support(tflaccel_compiled_model *compiled, support_table *table,
+                                     tflaccel_device **devices) {
+  const tflaccel_graph_view *graph = compiled->graph;
+  size_t cells = (size_t)compiled->candidate_count * (graph->op_count ? graph->op_count : 1);
+  table->supported = calloc(cells, 1);
+  table->relative_cost = calloc(cells, sizeof *table->relative_cost);
+  table->reasons = calloc(cells, sizeof *table->reasons);
+  table->reason_pointers = calloc(cells, sizeof *table->reason_pointers);
+  if (!table->supported || !table->relative_cost || !table->reasons || !table->reason_pointers)
+    return tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "compile: out of memory");
+  for (uint32_t c = 0; c < compiled->candidate_count; ++c) {
+    for (uint32_t op = 0; op < graph->op_count; ++op) {
+      size_t cell = (size_t)c * graph->op_count + op;
+      tflaccel_op_support support;
+      memset(&support, 0, sizeof support);
+      support.struct_size = sizeof support;
+      tflaccel_status status = devices[c]->vtable->supports_op(devices[c], graph, op,
+                                                                &compiled->compile_options, &support);
+      if (status != NULL)
+        return tflaccel_status_annotate(status, "%s: supports_op(op %u)", compiled->candidate_names[c], op);
+      support.reason[TFLACCEL_REASON_SIZE - 1] = '\0';
+      table->supported[cell] = support.level == TFLACCEL_SUPPORT_YES;
+      table->relative_cost[cell] = support.relative_cost;
+      memcpy(table->reasons[cell], support.reason, TFLACCEL_REASON_SIZE);
+      if (!table->supported[cell] && table->reasons[cell][0] == '\0')
+        snprintf(table->reasons[cell], TFLACCEL_REASON_SIZE, "no reason given");
+      table->reason_pointers[cell] = table->reasons[cell];
+    }
+  }
+  return NULL;
+}
+
+/* TFLite users know these lines: one warning per declined op code, then a
+ * summary of where ops run. */
+static void report_placement(const tflaccel_compiled_model *compiled, const support_table *table,
+                             uint32_t fallback) {
+  const tflaccel_graph_view *graph = compiled->graph;
+  int32_t level = compiled->environment->log_level;
+  for (uint32_t c = 0; c < compiled->candidate_count; ++c) {
+    if (c == fallback) continue;
+    for (uint32_t op = 0; op < graph->op_count; ++op) {
+      size_t cell = (size_t)c * graph->op_count + op;
+      if (table->supported[cell]) continue;
+      int first = 1;
+      for (uint32_t earlier = 0; earlier < op && first; ++earlier) {
+        size_t earlier_cell = (size_t)c * graph->op_count + earlier;
+        if (!table->supported[earlier_cell] && graph->ops[earlier].code == graph->ops[op].code &&
+            (graph->ops[op].code != TFLACCEL_OP_CUSTOM ||
+             !strcmp(op_display_name(&graph->ops[earlier]), op_display_name(&graph->ops[op]))))
+          first = 0;
+      }
+      if (!first) continue;
+      log_write(level, TFLACCEL_LOG_WARNING, NULL,
+                "op code #%d (%s) cannot be handled by this delegate (%s): %s",
+                (int)graph->ops[op].code, op_display_name(&graph->ops[op]),
+                compiled->candidate_names[c], table->reasons[cell]);
+    }
+  }
+  uint32_t on_fallback = 0;
+  for (uint32_t op = 0; op < graph->op_count; ++op)
+    if (compiled->plan->op_candidate[op] == fallback) ++on_fallback;
+  for (uint32_t c = 0; c < compiled->candidate_count; ++c) {
+    if (c == fallback) continue;
+    uint32_t ops = 0, partitions = 0;
+    for (uint32_t op = 0; op < graph->op_count; ++op)
+      if (compiled->plan->op_candidate[op] == c) ++ops;
+    for (uint32_t p = 0; p < compiled->plan->partition_count; ++p)
+      if (compiled->plan->partitions[p].candidate == c) ++partitions;
+    log_write(level, TFLACCEL_LOG_INFO, NULL,
+              "%u operations will run on %s in %u partitions, and the remaining %u operations "
+              "will run on %s",
+              ops, compiled->candidate_names[c], partitions, on_fallback,
+              compiled->candidate_names[fallback]);
+  }
+}
+
+static tflaccel_status plan_arena(tflaccel_compiled_model *compiled) {
+  const tflaccel_graph_view *graph = compiled->graph;
+  const partition_plan *plan = compiled->plan;
+  uint32_t tensor_count = graph->tensor_count;
+  compiled->tensor_offset = malloc(sizeof *compiled->tensor_offset * (tensor_count + 1));
+  int32_t *first = malloc(sizeof *first * (tensor_count + 1));
+  int32_t *last = malloc(sizeof *last * (tensor_count + 1));
+  tflaccel_arena_request *requests = malloc(sizeof *requests * (tensor_count + 1));
+  uint32_t *request_tensor = malloc(sizeof *request_tensor * (tensor_count + 1));
+  tflaccel_status status = NULL;
+  if (!compiled->tensor_offset || !first || !last || !requests || !request_tensor) {
+    status = tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "compile: out of memory");
+    goto cleanup;
+  }
+  for (uint32_t t = 0; t < tensor_count; ++t) {
+    compiled->tensor_offset[t] = UINT64_MAX;
+    first[t] = INT32_MAX;
+    last[t] = -1;
+  }
+  int32_t end = (int32_t)plan->partition_count;
+  for (uint32_t i = 0; i < compiled->graph_input_count; ++i) {
+    uint32_t t = compiled->graph_inputs[i];
+    first[t] = 0;
+    if (last[t] < 0) last[t] = 0;
+  }
+  for (uint32_t i = 0; i < compiled->graph_output_count; ++i) {
+    uint32_t t = compiled->graph_outputs[i];
+    if (graph->tensors[t].flags & TFLACCEL_TENSOR_CONSTANT) continue;
+    if (first[t] == INT32_MAX) first[t] = end;
+    last[t] = end;
+  }
+  for (uint32_t p = 0; p < plan->partition_count; ++p) {
+    const partition *part = &plan->partitions[p];
+    for (uint32_t i = 0; i < part->input_count; ++i) {
+      uint32_t t = part->inputs[i];
+      if (first[t] > (int32_t)p) first[t] = (int32_t)p;
+      if (last[t] < (int32_t)p) last[t] = (int32_t)p;
+    }
+    for (uint32_t i = 0; i < part->output_count; ++i) {
+      uint32_t t = part->outputs[i];
+      if (first[t] > (int32_t)p) first[t] = (int32_t)p;
+      if (last[t] < (int32_t)p) last[t] = (int32_t)p;
+    }
+  }
+  uint32_t count = 0;
+  for (uint32_t t = 0; t < tensor_count; ++t) {
+    if (last[t] < 0) continue;
+    requests[count].size = graph->tensors[t].byte_size;
+    requests[count].first_use = first[t];
+    requests[count].last_use = last[t];
+    request_tensor[count] = t;
+    ++count;
+  }
+  status = arena_plan(requests, count, ARENA_ALIGNMENT, &compiled->arena_size);
+  if (status != NULL) goto cleanup;
+  for (uint32_t i = 0; i < count; ++i) compiled->tensor_offset[request_tensor[i]] = requests[i].offset;
+  if (posix_memalign((void **)&compiled->arena, ARENA_ALIGNMENT,
+                     compiled->arena_size ? compiled->arena_size : ARENA_ALIGNMENT) != 0) {
+    compiled->arena = NULL;
+    status = tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "compile: cannot allocate a %llu-byte arena",
+                                  (unsigned long long)compiled->arena_size);
+    goto cleanup;
+  }
+  memset(compiled->arena, 0, compiled->arena_size ? compiled->arena_size : ARENA_ALIGNMENT);
+cleanup:
+  free(first);
+  free(last);
+  free(requests);
+  free(request_tensor);
+  return status;
+}
+
+static tflaccel_status prepare_partition(tflaccel_compiled_model *compiled, uint32_t index) {
+  const partition *part = &compiled->plan->partitions[index];
+  partition_runtime *runtime = &compiled->runtimes[index];
+  runtime->plugin = compiled->candidate_plugins[part->candidate];
+  tflaccel_status status = registry_device(runtime->plugin, &runtime->device);
+  if (status != NULL) return status;
+  const tflaccel_device_vtable *vtable = runtime->device->vtable;
+  tflaccel_partition_desc desc = {
+      .struct_size = sizeof desc,
+      .op_count = part->op_count,
+      .ops = part->ops,
+      .input_count = part->input_count,
+      .inputs = part->inputs,
+      .output_count = part->output_count,
+      .outputs = part->outputs,
+  };
+  status = vtable->compile(runtime->device, compiled->graph, &desc, &compiled->compile_options,
+                           &runtime->executable);
+  if (status != NULL)
+    return tflaccel_status_annotate(status, "%s: compiling partition %u (%u ops)",
+                                    runtime->plugin->config->name, index, part->op_count);
+  runtime->binding_count = part->input_count + part->output_count;
+  runtime->input_binding_count = part->input_count;
+  runtime->bindings = calloc(runtime->binding_count + 1, sizeof *runtime->bindings);
+  if (runtime->bindings == NULL)
+    return tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "compile: out of memory");
+  /* Prefer binding the arena in place when the device works in host memory. */
+  if (TFLACCEL_HAS_FIELD(tflaccel_device_vtable, vtable, buffer_import) &&
+      vtable->buffer_import != NULL) {
+    tflaccel_status import_status =
+        vtable->buffer_import(runtime->device, TFLACCEL_EXTERNAL_HOST_POINTER, compiled->arena,
+                              compiled->arena_size ? compiled->arena_size : ARENA_ALIGNMENT,
+                              &runtime->imported_arena);
+    if (import_status == NULL) {
+      runtime->binds_host_arena = 1;
+    } else {
+      tflaccel_status_free(import_status);
+      runtime->imported_arena = NULL;
+    }
+  }
+  if (!runtime->binds_host_arena) {
+    runtime->device_buffers = calloc(runtime->binding_count + 1, sizeof *runtime->device_buffers);
+    if (runtime->device_buffers == NULL)
+      return tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "compile: out of memory");
+  }
+  for (uint32_t b = 0; b < runtime->binding_count; ++b) {
+    uint32_t tensor = b < part->input_count ? part->inputs[b] : part->outputs[b - part->input_count];
+    tflaccel_binding *binding = &runtime->bindings[b];
+    binding->tensor = tensor;
+    binding->size = compiled->graph->tensors[tensor].byte_size;
+    if (runtime->binds_host_arena) {
+      binding->buffer = runtime->imported_arena;
+      binding->offset = compiled->tensor_offset[tensor];
+    } else {
+      status = vtable->buffer_create(runtime->device, binding->size ? binding->size : 1,
+                                     &runtime->device_buffers[b]);
+      if (status != NULL)
+        return tflaccel_status_annotate(status, "%s: buffer for tensor %u",
+                                        runtime->plugin->config->name, tensor);
+      binding->buffer = runtime->device_buffers[b];
+      binding->offset = 0;
+    }
+  }
+  return NULL;
+}
+
+static int32_t pick_int(int32_t requested, int32_t unset_value, int32_t configured) {
+  return requested == unset_value ? configured : requested;
+}
+
+tflaccel_status tflaccel_compiled_model_create(tflaccel_environment *environment,
+                                               const tflaccel_model *model,
+                                               const tflaccel_compilation_options *options,
+                                               tflaccel_compiled_model **compiled_out) {
+  if (environment == NULL || model == NULL || compiled_out == NULL)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "compiled model: NULL argument");
+  *compiled_out = NULL;
+  tflaccel_compilation_options defaults;
+  tflaccel_compilation_options_init(&defaults);
+  if (options == NULL) options = &defaults;
+  if (options->struct_size < sizeof(uint32_t) * 2)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "compilation options: struct_size unset");
+
+  const tflaccel_config *config = environment->config;
+  tflaccel_compiled_model *compiled = calloc(1, sizeof *compiled);
+  if (compiled == NULL) return tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "compile: out of memory");
+  compiled->environment = environment;
+  compiled->model = model;
+  compiled->graph = model_prepared_graph(model);
+  compiled->graph_inputs = model_graph_inputs(model, &compiled->graph_input_count);
+  compiled->graph_outputs = model_graph_outputs(model, &compiled->graph_output_count);
+  compiled->compile_options.struct_size = sizeof compiled->compile_options;
+  compiled->compile_options.precision = pick_int(options->precision, -1, config->precision);
+  compiled->compile_options.thread_count = pick_int(options->thread_count, 0, config->thread_count);
+  compiled->compile_options.model_token = NULL;
+
+  tflaccel_status status = NULL;
+  if (compiled->compile_options.precision != TFLACCEL_PRECISION_FP32 &&
+      compiled->compile_options.precision != TFLACCEL_PRECISION_FP16)
+    status = tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "precision %d is neither fp32 nor fp16",
+                                  (int)compiled->compile_options.precision);
+  if (status == NULL && compiled->compile_options.thread_count < 1)
+    status = tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "thread count %d must be at least 1",
+                                  (int)compiled->compile_options.thread_count);
+
+  /* The accelerators for this model: the option's, or the environment's. */
+  accelerator_selection selection = {0};
+  int own_selection = 0;
+  if (status == NULL && options->accelerators != NULL) {
+    status = selection_parse(environment->registry, options->accelerators, "accelerators", &selection);
+    own_selection = status == NULL;
+  } else if (status == NULL) {
+    selection = environment->selection;
+  }
+  tflaccel_device **devices = NULL;
+  if (status == NULL) {
+    compiled->candidate_names = calloc(selection.count, sizeof *compiled->candidate_names);
+    compiled->candidate_plugins = calloc(selection.count, sizeof *compiled->candidate_plugins);
+    devices = calloc(selection.count, sizeof *devices);
+    if (!compiled->candidate_names || !compiled->candidate_plugins || !devices)
+      status = tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "compile: out of memory");
+  }
+  for (uint32_t i = 0; status == NULL && i < selection.count; ++i) {
+    plugin_entry *entry = selection.entries[i];
+    registry_load(environment->registry, entry);
+    if (entry->state != PLUGIN_AVAILABLE) {
+      if (own_selection)
+        log_write(environment->log_level, TFLACCEL_LOG_WARNING, NULL,
+                  "accelerator %s is unavailable: %s", entry->config->name,
+                  entry->reason ? entry->reason : "unknown reason");
+      if (!strcmp(entry->config->name, "cpu_ref"))
+        status = tflaccel_status_make(TFLACCEL_UNAVAILABLE,
+                                      "cpu_ref, the fallback accelerator, is unavailable: %s",
+                                      entry->reason ? entry->reason : "unknown reason");
+      continue;
+    }
+    tflaccel_device *device = NULL;
+    status = registry_device(entry, &device);
+    if (status != NULL) break;
+    compiled->candidate_names[compiled->candidate_count] = entry->config->name;
+    compiled->candidate_plugins[compiled->candidate_count] = entry;
+    devices[compiled->candidate_count] = device;
+    compiled->candidate_count++;
+  }
+  if (own_selection) selection_clear(&selection);
+
+  support_table table = {0};
+  if (status == NULL) status = query_support(compiled, &table, devices);
+  partition_candidate *candidates = NULL;
+  uint32_t fallback = compiled->candidate_count ? compiled->candidate_count - 1 : 0;
+  if (status == NULL) {
+    candidates = calloc(compiled->candidate_count + 1, sizeof *candidates);
+    if (candidates == NULL) status = tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "compile: out of memory");
+  }
+  if (status == NULL) {
+    uint32_t op_count = compiled->graph->op_count;
+    for (uint32_t c = 0; c < compiled->candidate_count; ++c) {
+      candidates[c].name = compiled->candidate_names[c];
+      candidates[c].is_fallback = c == fallback;
+      candidates[c].supported = table.supported + (size_t)c * op_count;
+      candidates[c].relative_cost = table.relative_cost + (size_t)c * op_count;
+      candidates[c].reasons = table.reason_pointers + (size_t)c * op_count;
+    }
+    partition_options partitioning = {
+        .max_delegated_partitions =
+            pick_int(options->max_delegated_partitions, -1, config->max_delegated_partitions),
+        .min_partition_ops = pick_int(options->min_partition_ops, -1, config->min_partition_ops),
+        .require_full_delegation =
+            pick_int(options->require_full_delegation, -1, config->require_full_delegation),
+        .cost = config->cost,
+        .log_level = environment->log_level,
+    };
+    if (partitioning.min_partition_ops < 1) partitioning.min_partition_ops = 1;
+    status = partition_graph(compiled->graph, compiled->graph_outputs, compiled->graph_output_count,
+                             candidates, compiled->candidate_count, &partitioning, &compiled->plan);
+  }
+  if (status == NULL) report_placement(compiled, &table, fallback);
+  free(candidates);
+  free(devices);
+  support_table_free(&table);
+
+  if (status == NULL) status = plan_arena(compiled);
+  if (status == NULL) {
+    compiled->runtimes = calloc(compiled->plan->partition_count + 1, sizeof *compiled->runtimes);
+    if (compiled->runtimes == NULL)
+      status = tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "compile: out of memory");
+  }
+  for (uint32_t p = 0; status == NULL && p < compiled->plan->partition_count; ++p)
+    status = prepare_partition(compiled, p);
+  if (status != NULL) {
+    tflaccel_compiled_model_destroy(compiled);
+    return status;
+  }
+  *compiled_out = compiled;
+  return NULL;
+}
+
+void tflaccel_compiled_model_destroy(tflaccel_compiled_model *compiled) {
+  if (compiled == NULL) return;
+  if (compiled->runtimes != NULL && compiled->plan != NULL) {
+    for (uint32_t p = 0; p < compiled->plan->partition_count; ++p) {
+      partition_runtime *runtime = &compiled->runtimes[p];
+      if (runtime->device == NULL) continue;
+      const tflaccel_device_vtable *vtable = runtime->device->vtable;
+      if (runtime->executable != NULL) vtable->executable_destroy(runtime->device, runtime->executable);
+      if (runtime->device_buffers != NULL)
+        for (uint32_t b = 0; b < runtime->binding_count; ++b)
+          if (runtime->device_buffers[b] != NULL)
+            vtable->buffer_destroy(runtime->device, runtime->device_buffers[b]);
+      if (runtime->imported_arena != NULL) vtable->buffer_destroy(runtime->device, runtime->imported_arena);
+      free(runtime->device_buffers);
+      free(runtime->bindings);
+    }
+  }
+  free(compiled->runtimes);
+  partition_plan_destroy(compiled->plan);
+  free(compiled->candidate_names);
+  free(compiled->candidate_plugins);
+  free(compiled->tensor_offset);
+  free(compiled->arena);
+  free(compiled);
+}
+
+uint32_t tflaccel_compiled_model_input_count(const tflaccel_compiled_model *compiled) {
+  return compiled ? compiled->graph_input_count : 0;
+}
+
+uint32_t tflaccel_compiled_model_output_count(const tflaccel_compiled_model *compiled) {
+  return compiled ? compiled->graph_output_count : 0;
+}
+
+static tflaccel_status describe_tensor(const tflaccel_compiled_model *compiled, uint32_t tensor,
+                                       tflaccel_tensor_info *info) {
+  if (info->struct_size < sizeof *info)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "tensor info: struct_size too small");
+  return tflaccel_model_tensor_info(compiled->model, tensor, info);
+}
+
+tflaccel_status tflaccel_compiled_model_input_info(const tflaccel_compiled_model *compiled,
+                                                   uint32_t index, tflaccel_tensor_info *info) {
+  if (compiled == NULL || info == NULL)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "input_info: NULL argument");
+  if (index >= compiled->graph_input_count)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "input %u out of range (%u inputs)", index,
+                                compiled->graph_input_count);
+  return describe_tensor(compiled, compiled->graph_inputs[index], info);
+}
+
+tflaccel_status tflaccel_compiled_model_output_info(const tflaccel_compiled_model *compiled,
+                                                    uint32_t index, tflaccel_tensor_info *info) {
+  if (compiled == NULL || info == NULL)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "output_info: NULL argument");
+  if (index >= compiled->graph_output_count)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "output %u out of range (%u outputs)",
+                                index, compiled->graph_output_count);
+  return describe_tensor(compiled, compiled->graph_outputs[index], info);
+}
+
+uint32_t tflaccel_compiled_model_partition_count(const tflaccel_compiled_model *compiled) {
+  return compiled ? compiled->plan->partition_count : 0;
+}
+
+tflaccel_status tflaccel_compiled_model_partition_info(const tflaccel_compiled_model *compiled,
+                                                       uint32_t index, tflaccel_partition_info *info) {
+  if (compiled == NULL || info == NULL)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "partition_info: NULL argument");
+  if (index >= compiled->plan->partition_count)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "partition %u out of range (%u partitions)",
+                                index, compiled->plan->partition_count);
+  if (info->struct_size < sizeof *info)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "partition info: struct_size too small");
+  const partition *part = &compiled->plan->partitions[index];
+  memset(info, 0, sizeof *info);
+  info->struct_size = sizeof *info;
+  info->accelerator = compiled->candidate_names[part->candidate];
+  info->op_count = part->op_count;
+  info->ops = part->ops;
+  info->input_count = part->input_count;
+  info->inputs = part->inputs;
+  info->output_count = part->output_count;
+  info->outputs = part->outputs;
+  info->boundary_bytes = part->boundary_bytes;
+  return NULL;
+}
+
+static tflaccel_status create_buffer_for(const tflaccel_compiled_model *compiled, uint32_t tensor,
+                                         tflaccel_tensor_buffer **buffer) {
+  const tflaccel_tensor_desc *desc = &compiled->graph->tensors[tensor];
+  return tflaccel_tensor_buffer_create(desc->dtype, desc->rank, desc->dims, buffer);
+}
+
+tflaccel_status tflaccel_compiled_model_create_input_buffer(const tflaccel_compiled_model *compiled,
+                                                            uint32_t index,
+                                                            tflaccel_tensor_buffer **buffer) {
+  if (compiled == NULL || buffer == NULL)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "create_input_buffer: NULL argument");
+  if (index >= compiled->graph_input_count)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "input %u out of range (%u inputs)", index,
+                                compiled->graph_input_count);
+  return create_buffer_for(compiled, compiled->graph_inputs[index], buffer);
+}
+
+tflaccel_status tflaccel_compiled_model_create_output_buffer(const tflaccel_compiled_model *compiled,
+                                                             uint32_t index,
+                                                             tflaccel_tensor_buffer **buffer) {
+  if (compiled == NULL || buffer == NULL)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "create_output_buffer: NULL argument");
+  if (index >= compiled->graph_output_count)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "output %u out of range (%u outputs)",
+                                index, compiled->graph_output_count);
+  return create_buffer_for(compiled, compiled->graph_outputs[index], buffer);
+}
+
+static tflaccel_status check_buffer(const tflaccel_compiled_model *compiled, const char *role,
+                                    uint32_t index, uint32_t tensor,
+                                    const tflaccel_tensor_buffer *buffer) {
+  const tflaccel_tensor_desc *desc = &compiled->graph->tensors[tensor];
+  if (buffer == NULL)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "%s %u: no buffer given", role, index);
+  if (buffer->dtype != desc->dtype)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "%s %u (%s): buffer is %s, the model wants %s",
+                                role, index, desc->name, tflaccel_dtype_name(buffer->dtype),
+                                tflaccel_dtype_name(desc->dtype));
+  int same_shape = buffer->rank == desc->rank;
+  for (uint32_t d = 0; same_shape && d < desc->rank; ++d)
+    same_shape = buffer->shape[d] == desc->dims[d];
+  if (!same_shape || buffer->byte_size != desc->byte_size)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT,
+                                "%s %u (%s): buffer shape does not match the model's", role, index,
+                                desc->name);
+  return NULL;
+}
+
+static tflaccel_status run_partition(tflaccel_compiled_model *compiled, uint32_t index) {
+  partition_runtime *runtime = &compiled->runtimes[index];
+  const tflaccel_device_vtable *vtable = runtime->device->vtable;
+  tflaccel_status status = NULL;
+  if (!runtime->binds_host_arena) {
+    for (uint32_t b = 0; b < runtime->input_binding_count && status == NULL; ++b) {
+      const tflaccel_binding *binding = &runtime->bindings[b];
+      status = vtable->buffer_write(runtime->device, binding->buffer, 0,
+                                    compiled->arena + compiled->tensor_offset[binding->tensor],
+                                    binding->size);
+    }
+  }
+  if (status == NULL)
+    status = vtable->execute(runtime->device, runtime->executable, runtime->bindings,
+                             runtime->binding_count, NULL);
+  if (!runtime->binds_host_arena) {
+    for (uint32_t b = runtime->input_binding_count; b < runtime->binding_count && status == NULL; ++b) {
+      const tflaccel_binding *binding = &runtime->bindings[b];
+      status = vtable->buffer_read(runtime->device, binding->buffer, 0,
+                                   compiled->arena + compiled->tensor_offset[binding->tensor],
+                                   binding->size);
+    }
+  }
+  if (status != NULL)
+    return tflaccel_status_annotate(status, "%s: running partition %u", runtime->plugin->config->name,
+                                    index);
+  return NULL;
+}
+
+tflaccel_status tflaccel_compiled_model_run(tflaccel_compiled_model *compiled,
+                                            tflaccel_tensor_buffer *const *inputs,
+                                            uint32_t input_count,
+                                            tflaccel_tensor_buffer *const *outputs,
+                                            uint32_t output_count) {
+  if (compiled == NULL)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "run: NULL compiled model");
+  if (input_count != compiled->graph_input_count || output_count != compiled->graph_output_count)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT,
+                                "run: %u inputs and %u outputs given, the model has %u and %u",
+                                input_count, output_count, compiled->graph_input_count,
+                                compiled->graph_output_count);
+  if ((input_count && inputs == NULL) || (output_count && outputs == NULL))
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "run: NULL buffer array");
+  for (uint32_t i = 0; i < input_count; ++i) {
+    tflaccel_status status = check_buffer(compiled, "input", i, compiled->graph_inputs[i], inputs[i]);
+    if (status != NULL) return status;
+  }
+  for (uint32_t i = 0; i < output_count; ++i) {
+    tflaccel_status status =
+        check_buffer(compiled, "output", i, compiled->graph_outputs[i], outputs[i]);
+    if (status != NULL) return status;
+  }
+  for (uint32_t i = 0; i < input_count; ++i) {
+    uint32_t tensor = compiled->graph_inputs[i];
+    if (inputs[i]->byte_size)
+      memcpy(compiled->arena + compiled->tensor_offset[tensor], inputs[i]->data, inputs[i]->byte_size);
+  }
+  for (uint32_t p = 0; p < compiled->plan->partition_count; ++p) {
+    tflaccel_status status = run_partition(compiled, p);
+    if (status != NULL) return status;
+  }
+  for (uint32_t i = 0; i < output_count; ++i) {
+    uint32_t tensor = compiled->graph_outputs[i];
+    const tflaccel_tensor_desc *desc = &compiled->graph->tensors[tensor];
+    if (!outputs[i]->byte_size) continue;
+    if (compiled->tensor_offset[tensor] != UINT64_MAX)
+      memcpy(outputs[i]->data, compiled->arena + compiled->tensor_offset[tensor], outputs[i]->byte_size);
+    else if (desc->data != NULL && desc->data_size >= outputs[i]->byte_size)
+      memcpy(outputs[i]->data, desc->data, outputs[i]->byte_size);
+    else
+      return tflaccel_status_make(TFLACCEL_INTERNAL, "output %u (%s) has no storage", i, desc->name);
+  }
+  return NULL;
+}
+
+tflaccel_status tflaccel_compiled_model_reset_state(tflaccel_compiled_model *compiled) {
+  if (compiled == NULL)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "reset_state: NULL compiled model");
+  for (uint32_t p = 0; p < compiled->plan->partition_count; ++p) {
+    partition_runtime *runtime = &compiled->runtimes[p];
+    const tflaccel_device_vtable *vtable = runtime->device->vtable;
+    if (!TFLACCEL_HAS_FIELD(tflaccel_device_vtable, vtable, reset_state) || vtable->reset_state == NULL)
+      continue;
+    tflaccel_status status = vtable->reset_state(runtime->device, runtime->executable);
+    if (status != NULL)
+      return tflaccel_status_annotate(status, "%s: reset_state", runtime->plugin->config->name);
+  }
+  return NULL;
+}

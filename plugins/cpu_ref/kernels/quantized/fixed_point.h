@@ -1,0 +1,49 @@
+/* Fixed-point arithmetic of TFLite's integer kernels (TFLite 2.9 forms).
+ *
+ * A real multiplier M is stored as a Q0.31 significand and a power-of-two
+ * exponent: M = multiplier * 2^(shift - 31). TFLite 2.9 applies it with
+ * "double rounding" (its default; TFLITE_SINGLE_ROUNDING unset): a saturating
+ * rounding doubling high multiply, then a rounding right shift. (The
+ * single-rounding form of later releases, one rounding of the 64-bit
+ * product, differs by one unit on some ties; the 2.9 references need this.)
+ * The int16 helpers mirror gemmlowp's FixedPoint<int16_t, N> functions that
+ * TFLite's integer LSTM uses for its gate activations. */
+#ifndef TFLACCEL_CPU_REF_QUANT_FIXED_POINT_H
+#define TFLACCEL_CPU_REF_QUANT_FIXED_POINT_H
+
+#include <stdint.h>
+
+/* double -> (significand in [2^30, 2^31), exponent); 0 -> (0, 0); values
+ * below 2^-31 flush to (0, 0), as TFLite does. */
+void q_quantize_multiplier(double real_multiplier, int32_t *multiplier, int *shift);
+
+/* round(a * b / 2^31), saturating INT32_MIN * INT32_MIN to INT32_MAX. */
+int32_t q_saturating_rounding_doubling_high_mul(int32_t a, int32_t b);
+
+/* x / 2^exponent rounded to nearest, ties away from zero; 0 <= exponent <= 31. */
+int32_t q_rounding_divide_by_pot(int32_t x, int exponent);
+
+/* TFLite's MultiplyByQuantizedMultiplier (double rounding). A positive shift
+ * multiplies x by 2^shift first, wrapping like TFLite does. */
+int32_t q_multiply_by_quantized_multiplier(int32_t x, int32_t multiplier, int shift);
+
+/* Activation clamp of a quantized output: [qmin, qmax] of the dtype narrowed
+ * by the fused activation, computed like TFLite's
+ * CalculateActivationRangeQuantized (round(f / scale) in float). */
+void q_activation_range(int32_t fused_activation, float output_scale, int32_t output_zero_point,
+                        int32_t dtype_min, int32_t dtype_max, int32_t *act_min, int32_t *act_max);
+
+/* TFLite's CheckedLog2: 1 when scale is a power of two (within 1e-3 in the
+ * exponent), with the rounded exponent in *log2_result. */
+int q_checked_log2(float scale, int *log2_result);
+
+/* gemmlowp FixedPoint<int16_t>: logistic of a Q3.12 input into Q0.15, and
+ * tanh of a Q(integer_bits) input (0..6 integer bits) into Q0.15. */
+int16_t q_logistic_q3_12(int16_t input);
+int16_t q_tanh_int16(int16_t input, int integer_bits);
+
+static inline int32_t q_clamp_i32(int32_t value, int32_t low, int32_t high) {
+  return value < low ? low : (value > high ? high : value);
+}
+
+#endif

@@ -1,0 +1,85 @@
+/* gpu_cl buffers. */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "plugins/gpu_cl/cl_buffer.h"
+#include "plugins/gpu_cl/cl_error.h"
+
+struct tflaccel_buffer {
+  cl_mem memory;
+  uint64_t size; /* as requested; the cl_mem holds at least one byte */
+};
+
+cl_mem cl_buffer_memory(const tflaccel_buffer *buffer) { return buffer->memory; }
+
+tflaccel_status cl_buffer_create(const tflaccel_host_services *host,
+                                 const cl_device_context *context, uint64_t size,
+                                 tflaccel_buffer **buffer) {
+  *buffer = NULL;
+  if (size > SIZE_MAX)
+    return host->status_make(TFLACCEL_OUT_OF_MEMORY,
+                             "gpu_cl buffer of %llu bytes exceeds the address space",
+                             (unsigned long long)size);
+  tflaccel_buffer *created = host->alloc(host->context, sizeof *created, _Alignof(tflaccel_buffer));
+  if (created == NULL)
+    return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_cl buffer: out of memory");
+  /* OpenCL refuses empty buffers; an empty tensor still gets a valid one. */
+  size_t allocation = size == 0 ? 1 : (size_t)size;
+  cl_int error = CL_SUCCESS;
+  created->memory = clCreateBuffer(context->context, CL_MEM_READ_WRITE, allocation, NULL, &error);
+  created->size = size;
+  if (created->memory == NULL || error != CL_SUCCESS) {
+    if (created->memory != NULL) clReleaseMemObject(created->memory);
+    host->free(host->context, created);
+    char call[64];
+    snprintf(call, sizeof call, "clCreateBuffer(%zu bytes)", allocation);
+    return cl_call_failed(host, call,
+                          error != CL_SUCCESS ? error : CL_MEM_OBJECT_ALLOCATION_FAILURE);
+  }
+  *buffer = created;
+  return NULL;
+}
+
+void cl_buffer_destroy(const tflaccel_host_services *host, tflaccel_buffer *buffer) {
+  if (buffer == NULL) return;
+  cl_int error = clReleaseMemObject(buffer->memory);
+  if (error != CL_SUCCESS)
+    host->log(host->context, TFLACCEL_LOG_WARNING, "clReleaseMemObject failed: %s (%d)",
+              cl_error_name(error), (int)error);
+  host->free(host->context, buffer);
+}
+
+/* Rejects ranges that do not lie inside the buffer (overflow-safe). */
+static tflaccel_status check_range(const tflaccel_host_services *host,
+                                   const tflaccel_buffer *buffer, uint64_t offset, uint64_t size,
+                                   const char *what) {
+  if (offset > buffer->size || size > buffer->size - offset)
+    return host->status_make(TFLACCEL_INVALID_ARGUMENT,
+                             "gpu_cl buffer %s of %llu bytes at offset %llu is outside the "
+                             "%llu-byte buffer",
+                             what, (unsigned long long)size, (unsigned long long)offset,
+                             (unsigned long long)buffer->size);
+  return NULL;
+}
+
+tflaccel_status cl_buffer_write(const tflaccel_host_services *host,
+                                const cl_device_context *context, tflaccel_buffer *buffer,
+                                uint64_t offset, const void *source, uint64_t size) {
+  tflaccel_status status = check_range(host, buffer, offset, size, "write");
+  if (status != NULL || size == 0) return status;
+  cl_int error = clEnqueueWriteBuffer(context->queue, buffer->memory, CL_TRUE, (size_t)offset,
+                                      (size_t)size, source, 0, NULL, NULL);
+  return error == CL_SUCCESS ? NULL : cl_call_failed(host, "clEnqueueWriteBuffer", error);
+}
+
+tflaccel_status cl_buffer_read(const tflaccel_host_services *host, const cl_device_context *context,
+                               tflaccel_buffer *buffer, uint64_t offset, void *destination,
+                               uint64_t size) {
+  tflaccel_status status = check_range(host, buffer, offset, size, "read");
+  if (status != NULL || size == 0) return status;
+  cl_int error = clEnqueueReadBuffer(context->queue, buffer->memory, CL_TRUE, (size_t)offset,
+                                     (size_t)size, destination, 0, NULL, NULL);
+  return error == CL_SUCCESS ? NULL : cl_call_failed(host, "clEnqueueReadBuffer", error);
+}

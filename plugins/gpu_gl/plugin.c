@@ -1,0 +1,234 @@
+/* gpu_gl: the OpenGL ES 3.1 accelerator. It finds EGL displays that need no
+ * window system and run GLES compute shaders, and gives each device a GLES
+ * context and buffers; kernels arrive in a later stage, so for now it accepts
+ * no ops and says why. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plugins/gpu_gl/gl_buffer.h"
+#include "plugins/gpu_gl/egl_context.h"
+#include "tflaccel/accelerator.h"
+
+#define GPU_GL_NO_KERNELS_REASON \
+  "gpu_gl has no kernels yet: GPU execution lands with the gpu_gl kernels issue"
+
+typedef struct gl_plugin_state {
+  const tflaccel_host_services *host;
+  egl_display_list displays;
+} gl_plugin_state;
+
+typedef struct gl_plugin_device {
+  tflaccel_device base; /* first: the core sees a tflaccel_device */
+  const tflaccel_host_services *host;
+  egl_device_context egl;
+} gl_plugin_device;
+
+static gl_plugin_device *plugin_device(tflaccel_device *device) {
+  return (gl_plugin_device *)device;
+}
+
+/* ---- ops: none until the kernels land ---- */
+
+static tflaccel_status supports_op(tflaccel_device *device, const tflaccel_graph_view *graph,
+                                   uint32_t op_index, const tflaccel_compile_options *options,
+                                   tflaccel_op_support *support) {
+  (void)device;
+  (void)graph;
+  (void)op_index;
+  (void)options;
+  support->level = TFLACCEL_SUPPORT_NO;
+  support->relative_cost = 0.0f;
+  snprintf(support->reason, sizeof support->reason, "%s", GPU_GL_NO_KERNELS_REASON);
+  return NULL;
+}
+
+static tflaccel_status compile(tflaccel_device *device, const tflaccel_graph_view *graph,
+                               const tflaccel_partition_desc *partition,
+                               const tflaccel_compile_options *options,
+                               tflaccel_executable **executable) {
+  (void)graph;
+  (void)partition;
+  (void)options;
+  *executable = NULL;
+  return plugin_device(device)->host->status_make(TFLACCEL_UNSUPPORTED, "%s",
+                                                  GPU_GL_NO_KERNELS_REASON);
+}
+
+/* compile() creates no executable yet, so there is never one to release. */
+static void executable_destroy(tflaccel_device *device, tflaccel_executable *executable) {
+  (void)device;
+  (void)executable;
+}
+
+static tflaccel_status execute(tflaccel_device *device, tflaccel_executable *executable,
+                               const tflaccel_binding *bindings, uint32_t binding_count,
+                               tflaccel_event **completion) {
+  (void)executable;
+  (void)bindings;
+  (void)binding_count;
+  if (completion != NULL) *completion = NULL;
+  return plugin_device(device)->host->status_make(TFLACCEL_UNSUPPORTED, "%s",
+                                                  GPU_GL_NO_KERNELS_REASON);
+}
+
+/* ---- buffers ---- */
+
+static tflaccel_status buffer_create(tflaccel_device *device, uint64_t size,
+                                     tflaccel_buffer **buffer) {
+  gl_plugin_device *self = plugin_device(device);
+  return gl_buffer_create(self->host, &self->egl, size, buffer);
+}
+
+static void buffer_destroy(tflaccel_device *device, tflaccel_buffer *buffer) {
+  gl_plugin_device *self = plugin_device(device);
+  gl_buffer_destroy(self->host, &self->egl, buffer);
+}
+
+static tflaccel_status buffer_write(tflaccel_device *device, tflaccel_buffer *buffer,
+                                    uint64_t offset, const void *source, uint64_t size) {
+  gl_plugin_device *self = plugin_device(device);
+  return gl_buffer_write(self->host, &self->egl, buffer, offset, source, size);
+}
+
+static tflaccel_status buffer_read(tflaccel_device *device, tflaccel_buffer *buffer,
+                                   uint64_t offset, void *destination, uint64_t size) {
+  gl_plugin_device *self = plugin_device(device);
+  return gl_buffer_read(self->host, &self->egl, buffer, offset, destination, size);
+}
+
+/* ---- devices ---- */
+
+static void device_destroy(tflaccel_device *device) {
+  gl_plugin_device *self = plugin_device(device);
+  egl_device_context_release(self->host, &self->egl);
+  self->host->free(self->host->context, self);
+}
+
+static const tflaccel_device_vtable device_vtable = {
+    .struct_size = sizeof(tflaccel_device_vtable),
+    .destroy = device_destroy,
+    .supports_op = supports_op,
+    .compile = compile,
+    .executable_destroy = executable_destroy,
+    .execute = execute,
+    .buffer_create = buffer_create,
+    .buffer_destroy = buffer_destroy,
+    .buffer_write = buffer_write,
+    .buffer_read = buffer_read,
+};
+
+/* ---- plugin ---- */
+
+/* Keeps only device `device` (the option) of the list found. */
+static tflaccel_status apply_device_option(const tflaccel_host_services *host,
+                                           egl_display_list *displays) {
+  const char *text = host->config_get(host->context, "device");
+  if (text == NULL) return NULL;
+  char *end = NULL;
+  errno = 0;
+  unsigned long index = strtoul(text, &end, 10);
+  if (errno != 0 || end == text || *end != '\0' || text[0] == '-')
+    return host->status_make(TFLACCEL_INVALID_CONFIG,
+                             "gpu_gl option device=%s is not a device index", text);
+  if (index >= displays->count)
+    return host->status_make(TFLACCEL_INVALID_CONFIG,
+                             "gpu_gl option device=%s: only %u EGL device(s) found", text,
+                             (unsigned)displays->count);
+  /* The displays left out are terminated now: nothing will use them. */
+  for (uint32_t i = 0; i < displays->count; ++i)
+    if (i != index && !eglTerminate(displays->entries[i].display))
+      host->log(host->context, TFLACCEL_LOG_WARNING, "eglTerminate(%s) failed: 0x%04x",
+                displays->entries[i].origin, (unsigned)eglGetError());
+  displays->entries[0] = displays->entries[index];
+  displays->count = 1;
+  return NULL;
+}
+
+static void plugin_shutdown(void *state) {
+  gl_plugin_state *self = state;
+  if (self == NULL) return;
+  const tflaccel_host_services *host = self->host;
+  egl_display_list_release(host, &self->displays);
+  host->free(host->context, self);
+}
+
+static tflaccel_status plugin_init(const tflaccel_host_services *host, void **state) {
+  *state = NULL;
+  gl_plugin_state *self = host->alloc(host->context, sizeof *self, _Alignof(gl_plugin_state));
+  if (self == NULL) return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_gl: out of memory");
+  memset(self, 0, sizeof *self);
+  self->host = host;
+  tflaccel_status status = egl_display_list_scan(host, &self->displays);
+  if (status == NULL) status = apply_device_option(host, &self->displays);
+  if (status != NULL) {
+    plugin_shutdown(self);
+    return status;
+  }
+  for (uint32_t i = 0; i < self->displays.count; ++i) {
+    const egl_display_entry *entry = &self->displays.entries[i];
+    host->log(host->context, TFLACCEL_LOG_INFO, "device %u: %s (%s, driver %s, %s) on %s",
+              (unsigned)i, entry->info.name, entry->info.vendor, entry->info.driver_version,
+              entry->info.api_version, entry->origin);
+  }
+  *state = self;
+  return NULL;
+}
+
+static uint32_t device_count(void *state) { return ((gl_plugin_state *)state)->displays.count; }
+
+static tflaccel_status device_info(void *state, uint32_t index, tflaccel_device_info *info) {
+  const gl_plugin_state *self = state;
+  if (index >= self->displays.count)
+    return self->host->status_make(TFLACCEL_INVALID_ARGUMENT,
+                                   "gpu_gl device %u does not exist (%u found)", (unsigned)index,
+                                   (unsigned)self->displays.count);
+  *info = self->displays.entries[index].info;
+  return NULL;
+}
+
+static tflaccel_status device_create(void *state, uint32_t index, tflaccel_device **device) {
+  const gl_plugin_state *self = state;
+  const tflaccel_host_services *host = self->host;
+  *device = NULL;
+  if (index >= self->displays.count)
+    return host->status_make(TFLACCEL_INVALID_ARGUMENT,
+                             "gpu_gl device %u does not exist (%u found)", (unsigned)index,
+                             (unsigned)self->displays.count);
+  gl_plugin_device *created =
+      host->alloc(host->context, sizeof *created, _Alignof(gl_plugin_device));
+  if (created == NULL) return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_gl: out of memory");
+  memset(created, 0, sizeof *created);
+  created->base.vtable = &device_vtable;
+  created->host = host;
+  tflaccel_status status =
+      egl_device_context_create(host, &self->displays.entries[index], &created->egl);
+  if (status != NULL) {
+    host->free(host->context, created);
+    return status;
+  }
+  *device = &created->base;
+  return NULL;
+}
+
+static const tflaccel_accelerator_plugin plugin_descriptor = {
+    .struct_size = sizeof(tflaccel_accelerator_plugin),
+    .abi_version = TFLACCEL_ABI_VERSION,
+    .name = "gpu_gl",
+    .version = PACKAGE_VERSION,
+    .description = "OpenGL ES 3.1 compute through EGL, without a window system",
+    .init = plugin_init,
+    .shutdown = plugin_shutdown,
+    .device_count = device_count,
+    .device_info = device_info,
+    .device_create = device_create,
+};
+
+TFLACCEL_PLUGIN_EXPORT const tflaccel_accelerator_plugin *TFLACCEL_ACCELERATOR_ENTRY(
+    uint32_t host_abi_version) {
+  if (TFLACCEL_ABI_VERSION_MAJOR(host_abi_version) != TFLACCEL_ABI_MAJOR) return NULL;
+  return &plugin_descriptor;
+}

@@ -1,0 +1,46 @@
+/* gpu_vk's view of Vulkan: a headless instance (no surface extensions), the
+ * physical devices that have a compute queue, and the per-device objects
+ * (VkDevice and its compute queue) that buffers and, later, kernels use. */
+#ifndef TFLACCEL_GPU_VK_VK_CONTEXT_H
+#define TFLACCEL_GPU_VK_VK_CONTEXT_H
+
+#include <vulkan/vulkan.h>
+
+#include "tflaccel/accelerator.h"
+
+typedef struct vk_device_entry {
+  VkPhysicalDevice physical;
+  uint32_t compute_family;          /* a queue family with VK_QUEUE_COMPUTE_BIT */
+  int32_t storage_buffer_16bit;     /* storageBuffer16BitAccess */
+  int32_t shader_float16;           /* shaderFloat16 (VK_KHR_shader_float16_int8) */
+  VkDeviceSize max_allocation_size; /* maxMemoryAllocationSize */
+  VkPhysicalDeviceMemoryProperties memory;
+  tflaccel_device_info info;
+} vk_device_entry;
+
+typedef struct vk_instance_context {
+  VkInstance instance;
+  vk_device_entry *entries; /* host->alloc'ed; count entries */
+  uint32_t count;
+} vk_instance_context;
+
+/* Creates a Vulkan 1.1 instance and lists the physical devices of Vulkan 1.1
+ * or later that can compute: discrete GPUs first, then integrated, other,
+ * virtual and CPU (software) devices. No driver, or no such device, is
+ * TFLACCEL_UNAVAILABLE with the reason. */
+tflaccel_status vk_instance_context_create(const tflaccel_host_services *host,
+                                           vk_instance_context *context);
+void vk_instance_context_release(const tflaccel_host_services *host, vk_instance_context *context);
+
+typedef struct vk_device_context {
+  const vk_device_entry *entry; /* borrowed from the instance context */
+  VkDevice device;
+  VkQueue queue; /* queue 0 of entry->compute_family */
+} vk_device_context;
+
+/* Creates the logical device with the 16-bit features the entry reports. */
+tflaccel_status vk_device_context_create(const tflaccel_host_services *host,
+                                         const vk_device_entry *entry, vk_device_context *context);
+void vk_device_context_release(const tflaccel_host_services *host, vk_device_context *context);
+
+#endif

@@ -1,0 +1,40 @@
+# GPU plugin tests: one Check binary per plugin. Each dlopen()s the module
+# just built in plugins/.libs and drives it with the core's real host
+# services; it skips (77) only when the plugin finds no driver at all.
+GPU_TEST_SOURCES = \
+	tests/gpu/gpu_plugin_harness.c \
+	tests/gpu/gpu_plugin_harness.h
+GPU_TEST_LDADD = libtflaccel_core.la $(CHECK_LIBS)
+
+if BUILD_OPENCL
+check_PROGRAMS += tests/gpu/test_gpu_cl
+TESTS += tests/gpu/test_gpu_cl
+tests_gpu_test_gpu_cl_SOURCES = tests/gpu/test_gpu_cl.c $(GPU_TEST_SOURCES)
+tests_gpu_test_gpu_cl_CPPFLAGS = $(TEST_CPP_FLAGS) \
+	-DGPU_PLUGIN_PATH='"$(abs_top_builddir)/plugins/.libs/libgpu_cl.so"' \
+	-DGPU_PLUGIN_NAME='"gpu_cl"' -DGPU_PLUGIN_API_PREFIX='"OpenCL "'
+tests_gpu_test_gpu_cl_CFLAGS = $(TEST_C_FLAGS) $(OPENCL_CFLAGS)
+tests_gpu_test_gpu_cl_LDADD = $(GPU_TEST_LDADD) $(OPENCL_LIBS)
+endif
+
+if BUILD_VULKAN
+check_PROGRAMS += tests/gpu/test_gpu_vk
+TESTS += tests/gpu/test_gpu_vk
+tests_gpu_test_gpu_vk_SOURCES = tests/gpu/test_gpu_vk.c $(GPU_TEST_SOURCES)
+tests_gpu_test_gpu_vk_CPPFLAGS = $(TEST_CPP_FLAGS) \
+	-DGPU_PLUGIN_PATH='"$(abs_top_builddir)/plugins/.libs/libgpu_vk.so"' \
+	-DGPU_PLUGIN_NAME='"gpu_vk"' -DGPU_PLUGIN_API_PREFIX='"Vulkan "'
+tests_gpu_test_gpu_vk_CFLAGS = $(TEST_C_FLAGS) $(VULKAN_CFLAGS)
+tests_gpu_test_gpu_vk_LDADD = $(GPU_TEST_LDADD) $(VULKAN_LIBS)
+endif
+
+if BUILD_GLES
+check_PROGRAMS += tests/gpu/test_gpu_gl
+TESTS += tests/gpu/test_gpu_gl
+tests_gpu_test_gpu_gl_SOURCES = tests/gpu/test_gpu_gl.c $(GPU_TEST_SOURCES)
+tests_gpu_test_gpu_gl_CPPFLAGS = $(TEST_CPP_FLAGS) \
+	-DGPU_PLUGIN_PATH='"$(abs_top_builddir)/plugins/.libs/libgpu_gl.so"' \
+	-DGPU_PLUGIN_NAME='"gpu_gl"' -DGPU_PLUGIN_API_PREFIX='"OpenGL ES "'
+tests_gpu_test_gpu_gl_CFLAGS = $(TEST_C_FLAGS) $(GLES_CFLAGS) $(PTHREAD_CFLAGS)
+tests_gpu_test_gpu_gl_LDADD = $(GPU_TEST_LDADD) $(GLES_LIBS) $(PTHREAD_LIBS)
+endif

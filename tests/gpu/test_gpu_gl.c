@@ -1,0 +1,176 @@
+/* gpu_gl: the common GPU plugin checks, plus what is particular to GL: GL
+ * binds a context to a thread, so the plugin must leave no context current
+ * after init or any call, work from whichever thread calls it, and give back
+ * a context the application had current. */
+#include "config.h"
+
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GLES3/gl31.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/gpu/gpu_plugin_harness.h"
+
+#define THREAD_BYTES (256u * 1024u)
+
+static void fill_pattern(unsigned char *bytes, size_t size) {
+  for (size_t i = 0; i < size; ++i) bytes[i] = (unsigned char)(i * 7u + (i >> 10));
+}
+
+START_TEST(devices_are_described_as_gles) {
+  gpu_test_plugin test;
+  gpu_test_plugin_open_ok(&test);
+  ck_assert_msg(eglGetCurrentContext() == EGL_NO_CONTEXT, "init left a context current");
+  uint32_t count = test.plugin->device_count(test.state);
+  for (uint32_t i = 0; i < count; ++i) {
+    tflaccel_device_info info;
+    gpu_test_assert_ok(test.plugin->device_info(test.state, i, &info), "device_info");
+    int major = 0, minor = 0;
+    ck_assert_int_eq(sscanf(info.api_version, "OpenGL ES %d.%d", &major, &minor), 2);
+    ck_assert(major > 3 || (major == 3 && minor >= 1));
+    /* Half storage through packHalf2x16 always; half arithmetic never. */
+    ck_assert_uint_eq(info.caps, TFLACCEL_DEVICE_CAP_FP16_STORAGE);
+    if (strstr(info.name, "llvmpipe") != NULL) {
+      ck_assert_int_eq(info.type, TFLACCEL_DEVICE_VIRTUAL_GPU);
+      ck_assert_msg(strncmp(info.driver_version, "Mesa", 4) == 0, "driver_version %s",
+                    info.driver_version);
+    }
+  }
+  gpu_test_plugin_close(&test);
+}
+END_TEST
+
+typedef struct thread_job {
+  tflaccel_device *device;
+  tflaccel_buffer *buffer;
+  const unsigned char *bytes;
+  tflaccel_status status;
+  int left_context_current;
+} thread_job;
+
+static void *write_from_thread(void *argument) {
+  thread_job *job = argument;
+  job->status =
+      job->device->vtable->buffer_write(job->device, job->buffer, 0, job->bytes, THREAD_BYTES);
+  job->left_context_current = eglGetCurrentContext() != EGL_NO_CONTEXT;
+  return NULL;
+}
+
+START_TEST(buffers_work_from_any_thread) {
+  gpu_test_plugin test;
+  gpu_test_plugin_open_ok(&test);
+  tflaccel_device *device = gpu_test_device_create(&test, 0);
+  tflaccel_buffer *buffer = NULL;
+  gpu_test_assert_ok(device->vtable->buffer_create(device, THREAD_BYTES, &buffer), "buffer_create");
+  ck_assert_msg(eglGetCurrentContext() == EGL_NO_CONTEXT, "buffer_create left a context current");
+
+  unsigned char *written = malloc(THREAD_BYTES), *read = calloc(THREAD_BYTES, 1);
+  ck_assert_ptr_nonnull(written);
+  ck_assert_ptr_nonnull(read);
+  fill_pattern(written, THREAD_BYTES);
+  thread_job job = {.device = device, .buffer = buffer, .bytes = written};
+  pthread_t thread;
+  ck_assert_int_eq(pthread_create(&thread, NULL, write_from_thread, &job), 0);
+  ck_assert_int_eq(pthread_join(thread, NULL), 0);
+  gpu_test_assert_ok(job.status, "buffer_write from another thread");
+  ck_assert_msg(!job.left_context_current, "buffer_write left a context current on its thread");
+
+  gpu_test_assert_ok(device->vtable->buffer_read(device, buffer, 0, read, THREAD_BYTES),
+                     "buffer_read on the main thread");
+  ck_assert_msg(memcmp(written, read, THREAD_BYTES) == 0, "bytes differ across threads");
+  ck_assert_msg(eglGetCurrentContext() == EGL_NO_CONTEXT, "buffer_read left a context current");
+
+  device->vtable->buffer_destroy(device, buffer);
+  device->vtable->destroy(device);
+  free(written);
+  free(read);
+  gpu_test_plugin_close(&test);
+}
+END_TEST
+
+/* A GLES context of the application's own, on the first display that gives
+ * one (the order gpu_gl uses). */
+static int make_application_context(EGLDisplay *display, EGLContext *context) {
+  PFNEGLGETPLATFORMDISPLAYEXTPROC get_platform_display =
+      (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
+  PFNEGLQUERYDEVICESEXTPROC query_devices =
+      (PFNEGLQUERYDEVICESEXTPROC)eglGetProcAddress("eglQueryDevicesEXT");
+  EGLDisplay candidates[10];
+  int candidate_count = 0;
+  if (get_platform_display != NULL && query_devices != NULL) {
+    EGLDeviceEXT devices[8];
+    EGLint device_count = 0;
+    if (query_devices(8, devices, &device_count))
+      for (EGLint i = 0; i < device_count && i < 8; ++i)
+        candidates[candidate_count++] =
+            get_platform_display(EGL_PLATFORM_DEVICE_EXT, devices[i], NULL);
+  }
+  if (get_platform_display != NULL)
+    candidates[candidate_count++] =
+        get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+  candidates[candidate_count++] = eglGetDisplay(EGL_DEFAULT_DISPLAY);
+  const EGLint attributes[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_NONE};
+  for (int i = 0; i < candidate_count; ++i) {
+    if (candidates[i] == EGL_NO_DISPLAY || !eglInitialize(candidates[i], NULL, NULL)) continue;
+    if (!eglBindAPI(EGL_OPENGL_ES_API)) continue;
+    EGLContext created =
+        eglCreateContext(candidates[i], EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attributes);
+    if (created == EGL_NO_CONTEXT) continue;
+    if (!eglMakeCurrent(candidates[i], EGL_NO_SURFACE, EGL_NO_SURFACE, created)) {
+      eglDestroyContext(candidates[i], created);
+      continue;
+    }
+    *display = candidates[i];
+    *context = created;
+    return 1;
+  }
+  return 0;
+}
+
+START_TEST(application_context_is_given_back) {
+  gpu_test_plugin test;
+  gpu_test_plugin_open_ok(&test);
+  tflaccel_device *device = gpu_test_device_create(&test, 0);
+
+  EGLDisplay display = EGL_NO_DISPLAY;
+  EGLContext context = EGL_NO_CONTEXT;
+  ck_assert_msg(make_application_context(&display, &context),
+                "the test could not make a GLES context of its own");
+  unsigned char written[4096], read[4096];
+  fill_pattern(written, sizeof written);
+  tflaccel_buffer *buffer = NULL;
+  gpu_test_assert_ok(device->vtable->buffer_create(device, sizeof written, &buffer),
+                     "buffer_create");
+  gpu_test_assert_ok(device->vtable->buffer_write(device, buffer, 0, written, sizeof written),
+                     "buffer_write");
+  gpu_test_assert_ok(device->vtable->buffer_read(device, buffer, 0, read, sizeof read),
+                     "buffer_read");
+  ck_assert(memcmp(written, read, sizeof read) == 0);
+  ck_assert_msg(eglGetCurrentContext() == context, "the application's context was not restored");
+  ck_assert_msg(eglGetCurrentDisplay() == display, "the application's display was not restored");
+  ck_assert_ptr_nonnull(glGetString(GL_VERSION));
+  device->vtable->buffer_destroy(device, buffer);
+  ck_assert(eglGetCurrentContext() == context);
+
+  /* The application's context goes first: its display may be the plugin's,
+   * which shutdown terminates. */
+  ck_assert(eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT));
+  ck_assert(eglDestroyContext(display, context));
+  device->vtable->destroy(device);
+  gpu_test_plugin_close(&test);
+}
+END_TEST
+
+int main(void) {
+  Suite *suite = suite_create("gpu_gl");
+  suite_add_tcase(suite, gpu_common_test_case());
+  TCase *specific = tcase_create("gpu_gl EGL");
+  tcase_add_test(specific, devices_are_described_as_gles);
+  tcase_add_test(specific, buffers_work_from_any_thread);
+  tcase_add_test(specific, application_context_is_given_back);
+  suite_add_tcase(suite, specific);
+  return gpu_test_run(suite);
+}

@@ -1,0 +1,113 @@
+/* gpu_vk: the common GPU plugin checks, plus what only Vulkan can say: the
+ * devices reported are exactly the Vulkan 1.1 devices with a compute queue
+ * (queried here through an instance of the test's own), their 16-bit caps
+ * follow the device features, and real GPUs come before software ones. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <vulkan/vulkan.h>
+
+#include "tests/gpu/gpu_plugin_harness.h"
+
+#define MAX_DIRECT_DEVICES 32
+
+typedef struct direct_device {
+  char name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
+  VkPhysicalDeviceType type;
+  int storage_16bit;
+} direct_device;
+
+static int has_compute_queue(VkPhysicalDevice physical) {
+  VkQueueFamilyProperties families[32];
+  uint32_t count = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, NULL);
+  if (count > 32) count = 32;
+  vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, families);
+  for (uint32_t i = 0; i < count; ++i)
+    if ((families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) && families[i].queueCount > 0) return 1;
+  return 0;
+}
+
+/* The devices gpu_vk should report, from an instance of the test's own. */
+static uint32_t list_direct_devices(direct_device *devices) {
+  const VkApplicationInfo application = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+                                         .apiVersion = VK_API_VERSION_1_1};
+  const VkInstanceCreateInfo create_info = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+                                            .pApplicationInfo = &application};
+  VkInstance instance = VK_NULL_HANDLE;
+  ck_assert_int_eq(vkCreateInstance(&create_info, NULL, &instance), VK_SUCCESS);
+  VkPhysicalDevice physical[MAX_DIRECT_DEVICES];
+  uint32_t physical_count = MAX_DIRECT_DEVICES;
+  VkResult result = vkEnumeratePhysicalDevices(instance, &physical_count, physical);
+  ck_assert(result == VK_SUCCESS || result == VK_INCOMPLETE);
+  uint32_t count = 0;
+  for (uint32_t i = 0; i < physical_count; ++i) {
+    VkPhysicalDeviceProperties properties;
+    vkGetPhysicalDeviceProperties(physical[i], &properties);
+    if (properties.apiVersion < VK_API_VERSION_1_1 || !has_compute_queue(physical[i])) continue;
+    VkPhysicalDevice16BitStorageFeatures storage16 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+    VkPhysicalDeviceFeatures2 features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                          .pNext = &storage16};
+    vkGetPhysicalDeviceFeatures2(physical[i], &features);
+    direct_device *device = &devices[count++];
+    snprintf(device->name, sizeof device->name, "%s", properties.deviceName);
+    device->type = properties.deviceType;
+    device->storage_16bit = storage16.storageBuffer16BitAccess == VK_TRUE;
+  }
+  vkDestroyInstance(instance, NULL);
+  return count;
+}
+
+/* Lower is more of a real GPU. */
+static int realness(int32_t type) {
+  switch (type) {
+  case TFLACCEL_DEVICE_DISCRETE_GPU: return 0;
+  case TFLACCEL_DEVICE_INTEGRATED_GPU: return 1;
+  case TFLACCEL_DEVICE_OTHER: return 2;
+  default: return 3;
+  }
+}
+
+START_TEST(devices_match_what_vulkan_reports) {
+  direct_device direct[MAX_DIRECT_DEVICES];
+  uint32_t direct_count = list_direct_devices(direct);
+  gpu_test_plugin test;
+  gpu_test_plugin_open_ok(&test);
+  uint32_t count = test.plugin->device_count(test.state);
+  ck_assert_uint_eq(count, direct_count);
+  int previous = -1;
+  for (uint32_t i = 0; i < count; ++i) {
+    tflaccel_device_info info;
+    gpu_test_assert_ok(test.plugin->device_info(test.state, i, &info), "device_info");
+    ck_assert_msg(realness(info.type) >= previous, "%s is listed after a less capable kind",
+                  info.name);
+    previous = realness(info.type);
+    int matched = 0;
+    for (uint32_t d = 0; d < direct_count && !matched; ++d) {
+      if (strncmp(direct[d].name, info.name, sizeof info.name - 1) != 0) continue;
+      matched = 1;
+      ck_assert_int_eq((info.caps & TFLACCEL_DEVICE_CAP_FP16_STORAGE) != 0,
+                       direct[d].storage_16bit);
+      /* Software Vulkan (lavapipe) reports a CPU type: a virtual GPU here. */
+      if (direct[d].type == VK_PHYSICAL_DEVICE_TYPE_CPU)
+        ck_assert_int_eq(info.type, TFLACCEL_DEVICE_VIRTUAL_GPU);
+      if (direct[d].type == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU)
+        ck_assert_int_eq(info.type, TFLACCEL_DEVICE_DISCRETE_GPU);
+    }
+    ck_assert_msg(matched, "device %s is not among Vulkan's devices", info.name);
+    ck_assert_uint_gt(info.memory_bytes, 0);
+  }
+  gpu_test_plugin_close(&test);
+}
+END_TEST
+
+int main(void) {
+  Suite *suite = suite_create("gpu_vk");
+  suite_add_tcase(suite, gpu_common_test_case());
+  TCase *specific = tcase_create("gpu_vk Vulkan");
+  tcase_add_test(specific, devices_match_what_vulkan_reports);
+  suite_add_tcase(suite, specific);
+  return gpu_test_run(suite);
+}

@@ -1,0 +1,113 @@
+# Model loader tests: loading every model, corruption, handcrafted bad files,
+# shape inference, load-time folding, and a cross-check against flatc.
+check_LTLIBRARIES += tests/libmodel_test_support.la
+tests_libmodel_test_support_la_SOURCES = \
+	tests/model/flatbuffer_writer.c \
+	tests/model/flatbuffer_writer.h \
+	tests/model/json_value.c \
+	tests/model/json_value.h \
+	tests/model/test_support.c \
+	tests/model/test_support.h \
+	tests/model/tflite_builder.c \
+	tests/model/tflite_builder.h
+tests_libmodel_test_support_la_CPPFLAGS = $(TEST_CPP_FLAGS)
+tests_libmodel_test_support_la_CFLAGS = $(TEST_C_FLAGS)
+
+MODEL_TEST_LINK = tests/libmodel_test_support.la libtflaccel_core.la $(CHECK_LIBS)
+MODEL_TESTS = \
+	tests/model/test_model_load \
+	tests/model/test_model_corrupt \
+	tests/model/test_model_shapes \
+	tests/model/test_model_fold \
+	tests/model/test_flatc_crosscheck
+check_PROGRAMS += $(MODEL_TESTS)
+TESTS += $(MODEL_TESTS)
+
+tests_model_test_model_load_SOURCES = tests/model/test_model_load.c
+tests_model_test_model_load_CPPFLAGS = $(TEST_CPP_FLAGS)
+tests_model_test_model_load_CFLAGS = $(TEST_C_FLAGS)
+tests_model_test_model_load_LDADD = $(MODEL_TEST_LINK)
+
+tests_model_test_model_corrupt_SOURCES = tests/model/test_model_corrupt.c
+tests_model_test_model_corrupt_CPPFLAGS = $(TEST_CPP_FLAGS)
+tests_model_test_model_corrupt_CFLAGS = $(TEST_C_FLAGS)
+tests_model_test_model_corrupt_LDADD = $(MODEL_TEST_LINK)
+
+tests_model_test_model_shapes_SOURCES = tests/model/test_model_shapes.c
+tests_model_test_model_shapes_CPPFLAGS = $(TEST_CPP_FLAGS)
+tests_model_test_model_shapes_CFLAGS = $(TEST_C_FLAGS)
+tests_model_test_model_shapes_LDADD = $(MODEL_TEST_LINK)
+
+tests_model_test_model_fold_SOURCES = tests/model/test_model_fold.c
+tests_model_test_model_fold_CPPFLAGS = $(TEST_CPP_FLAGS)
+tests_model_test_model_fold_CFLAGS = $(TEST_C_FLAGS)
+tests_model_test_model_fold_LDADD = $(MODEL_TEST_LINK) -lm
+
+tests_model_test_flatc_crosscheck_SOURCES = tests/model/test_flatc_crosscheck.c
+tests_model_test_flatc_crosscheck_CPPFLAGS = $(TEST_CPP_FLAGS) -DTFLACCEL_FLATC='"$(FLATC)"'
+tests_model_test_flatc_crosscheck_CFLAGS = $(TEST_C_FLAGS)
+tests_model_test_flatc_crosscheck_LDADD = $(MODEL_TEST_LINK)
+
+# The small MediaPipe models the tests use when ../shared/models is absent.
+EXTRA_DIST += \
+	tests/data/NOTICE \
+	tests/data/expected.json \
+	tests/data/face_detection_short_range.tflite \
+	tests/data/hand_recrop.tflite \
+	tests/data/selfie_segmentation.tflite \
+	tests/data/ref/face_detection_short_range/input_0.bin \
+	tests/data/ref/face_detection_short_range/manifest.json \
+	tests/data/ref/face_detection_short_range/output_0.bin \
+	tests/data/ref/face_detection_short_range/output_1.bin \
+	tests/data/ref/hand_recrop/input_0.bin \
+	tests/data/ref/hand_recrop/manifest.json \
+	tests/data/ref/hand_recrop/output_0.bin \
+	tests/data/ref/selfie_segmentation/input_0.bin \
+	tests/data/ref/selfie_segmentation/manifest.json \
+	tests/data/ref/selfie_segmentation/output_0.bin
+
+# libFuzzer target for the loader, run by hand (not part of make check):
+#   make fuzz-loader FUZZ_MINUTES=N
+# Builds tests/fuzz/fuzz_model_loader with clang's fuzzer, ASan and UBSan
+# from the loader's sources, and fuzzes a temporary copy of the models.
+FUZZ_MINUTES = 2
+FUZZ_CC = clang
+FUZZ_CFLAGS = -std=c11 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=undefined
+FUZZ_LOADER_SOURCES = \
+	tests/fuzz/fuzz_model_loader.c \
+	core/model/allocation_pool.c \
+	core/model/builtin_options.c \
+	core/model/densify.c \
+	core/model/flatbuffer.c \
+	core/model/folding.c \
+	core/model/graph_validation.c \
+	core/model/model.c \
+	core/model/model_api.c \
+	core/model/op_names.c \
+	core/model/prepared_graph.c \
+	core/model/shape_inference.c \
+	core/model/tflite_reader.c \
+	core/memory/arena_planner.c \
+	core/status/status.c \
+	core/util/dtype.c
+EXTRA_DIST += tests/fuzz/fuzz_model_loader.c
+
+tests/fuzz/fuzz_model_loader: $(FUZZ_LOADER_SOURCES:%=$(srcdir)/%)
+	@$(MKDIR_P) tests/fuzz
+	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -I$(top_builddir) -I$(top_srcdir) -I$(top_srcdir)/include \
+		$(FUZZ_LOADER_SOURCES:%=$(srcdir)/%) -o $@
+
+fuzz-loader: tests/fuzz/fuzz_model_loader
+	@models='$(abs_top_srcdir)/../shared/models'; \
+	test -d "$$models" || models='$(abs_top_srcdir)/tests/data'; \
+	corpus=`mktemp -d`; \
+	cp "$$models"/*.tflite "$$corpus"/; \
+	echo "fuzzing the loader for $(FUZZ_MINUTES) minute(s), corpus copied from $$models to $$corpus"; \
+	tests/fuzz/fuzz_model_loader -max_total_time=`expr $(FUZZ_MINUTES) \* 60` \
+		-rss_limit_mb=3072 -max_len=8388608 -timeout=30 -print_final_stats=1 \
+		-artifact_prefix=tests/fuzz/ "$$corpus"; \
+	status=$$?; rm -rf "$$corpus"; exit $$status
+
+CLEANFILES += tests/fuzz/fuzz_model_loader
+.PHONY: fuzz-loader

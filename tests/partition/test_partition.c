@@ -1,0 +1,436 @@
+/* The partitioner and executor on real models: with test_subset accepting
+ * only some op codes, models split into many partitions, which must be
+ * convex and give outputs bit-identical to a pure cpu_ref run; strict mode
+ * lists the declined ops; the warning and summary lines are exact. */
+#include "config.h"
+
+#include <check.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/partition/partitioner.h"
+#include "core/runtime/compiled_model.h"
+#include "tests/support/test_util.h"
+#include "tflaccel/tflaccel.h"
+
+/* Op code subsets test_subset accepts (numbers: TFLite BuiltinOperator). */
+static const char *const subsets[] = {
+    "3,0",        /* CONV_2D, ADD */
+    "4,17,22,34", /* DEPTHWISE_CONV_2D, MAX_POOL_2D, RESHAPE, PAD */
+    "0,18,14,25,2,9", /* ADD, MUL, LOGISTIC, SOFTMAX, CONCATENATION, FULLY_CONNECTED */
+};
+
+typedef struct model_list {
+  char **paths;
+  uint32_t count;
+} model_list;
+
+static void add_models_from(model_list *list, const char *dir) {
+  DIR *directory = opendir(dir);
+  if (directory == NULL) return;
+  struct dirent *entry;
+  while ((entry = readdir(directory)) != NULL) {
+    size_t length = strlen(entry->d_name);
+    if (length < 8 || strcmp(entry->d_name + length - 7, ".tflite") != 0) continue;
+    char *path = malloc(strlen(dir) + length + 2);
+    ck_assert_ptr_nonnull(path);
+    sprintf(path, "%s/%s", dir, entry->d_name);
+    list->paths = realloc(list->paths, sizeof *list->paths * (list->count + 1));
+    ck_assert_ptr_nonnull(list->paths);
+    list->paths[list->count++] = path;
+  }
+  closedir(directory);
+}
+
+static model_list find_models(void) {
+  model_list list = {NULL, 0};
+  const char *shared = getenv("TFLACCEL_SHARED_MODELS");
+  if (shared != NULL && access(shared, R_OK) == 0) {
+    add_models_from(&list, shared);
+  } else {
+    printf("note: ../shared/models is absent; partitioning tests use tests/data only\n");
+    const char *data = getenv("TFLACCEL_TEST_DATA");
+    ck_assert_msg(data != NULL, "TFLACCEL_TEST_DATA is not set");
+    add_models_from(&list, data);
+  }
+  return list;
+}
+
+static void free_models(model_list *list) {
+  for (uint32_t i = 0; i < list->count; ++i) free(list->paths[i]);
+  free(list->paths);
+}
+
+/* cost: extra [tflaccel] lines; "" keeps the default cost model. */
+static char *write_config_with(const char *dir, const char *ops, const char *cost) {
+  const char *build = getenv("TFLACCEL_TOP_BUILDDIR");
+  ck_assert_ptr_nonnull(build);
+  char text[4096];
+  snprintf(text, sizeof text,
+           "[tflaccel]\naccelerators = test_subset, cpu_ref\n%s"
+           "[plugin.test_subset]\nlibrary = %s/tests/.libs/libtest_subset.so\n"
+           "target = %s/plugins/.libs/libcpu_ref.so\nops = %s\n"
+           "[plugin.cpu_ref]\nlibrary = %s/plugins/.libs/libcpu_ref.so\n",
+           cost, build, build, ops, build);
+  return test_write_file(dir, "tflaccel.ini", text);
+}
+
+/* test_subset computes at cpu_ref's speed, so by default the cost model
+ * rightly hands every split partition back; free transfers keep them. */
+static char *write_config(const char *dir, const char *ops) {
+  return write_config_with(dir, ops, "transfer_us_per_mib = 0\ndispatch_overhead_us = 0\n");
+}
+
+/* Runs the model once with deterministic inputs; returns the outputs
+ * concatenated (caller frees), or NULL with *why set when it cannot run. */
+static uint8_t *run_model(tflaccel_environment *environment, const tflaccel_model *model,
+                          const char *accelerators, int32_t max_partitions, size_t *size,
+                          tflaccel_compiled_model **compiled_out, tflaccel_status *why) {
+  tflaccel_compilation_options options;
+  tflaccel_compilation_options_init(&options);
+  options.accelerators = accelerators;
+  options.max_delegated_partitions = max_partitions;
+  tflaccel_compiled_model *compiled = NULL;
+  *why = tflaccel_compiled_model_create(environment, model, &options, &compiled);
+  if (*why != NULL) return NULL;
+  uint32_t input_count = tflaccel_compiled_model_input_count(compiled);
+  uint32_t output_count = tflaccel_compiled_model_output_count(compiled);
+  tflaccel_tensor_buffer *inputs[16] = {0}, *outputs[16] = {0};
+  ck_assert_uint_le(input_count, 16);
+  ck_assert_uint_le(output_count, 16);
+  uint32_t seed = 12345;
+  for (uint32_t i = 0; i < input_count; ++i) {
+    ck_assert_ptr_null(tflaccel_compiled_model_create_input_buffer(compiled, i, &inputs[i]));
+    uint8_t *bytes = tflaccel_tensor_buffer_data(inputs[i]);
+    size_t n = tflaccel_tensor_buffer_byte_size(inputs[i]);
+    int32_t dtype = tflaccel_tensor_buffer_dtype(inputs[i]);
+    for (size_t k = 0; k < n; ++k) {
+      seed = seed * 1664525u + 1013904223u;
+      bytes[k] = (uint8_t)(seed >> 24);
+    }
+    if (dtype == TFLACCEL_DTYPE_FLOAT32) /* keep floats finite and small */
+      for (size_t k = 0; k < n / 4; ++k) ((float *)bytes)[k] = (float)((k * 2654435761u) % 1000) / 500.0f - 1.0f;
+  }
+  *size = 0;
+  for (uint32_t i = 0; i < output_count; ++i) {
+    ck_assert_ptr_null(tflaccel_compiled_model_create_output_buffer(compiled, i, &outputs[i]));
+    *size += tflaccel_tensor_buffer_byte_size(outputs[i]);
+  }
+  *why = tflaccel_compiled_model_run(compiled, inputs, input_count, outputs, output_count);
+  uint8_t *result = NULL;
+  if (*why == NULL) {
+    result = malloc(*size + 1);
+    ck_assert_ptr_nonnull(result);
+    size_t offset = 0;
+    for (uint32_t i = 0; i < output_count; ++i) {
+      size_t n = tflaccel_tensor_buffer_byte_size(outputs[i]);
+      memcpy(result + offset, tflaccel_tensor_buffer_data(outputs[i]), n);
+      offset += n;
+    }
+  }
+  for (uint32_t i = 0; i < input_count; ++i) tflaccel_tensor_buffer_destroy(inputs[i]);
+  for (uint32_t i = 0; i < output_count; ++i) tflaccel_tensor_buffer_destroy(outputs[i]);
+  if (compiled_out != NULL && *why == NULL) *compiled_out = compiled;
+  else tflaccel_compiled_model_destroy(compiled);
+  return result;
+}
+
+START_TEST(split_models_match_cpu_ref_bit_for_bit) {
+  const char *ops = subsets[_i];
+  char *dir = test_make_temp_dir();
+  char *config_path = write_config(dir, ops);
+  tflaccel_environment_options environment_options = {
+      .struct_size = sizeof environment_options, .config_path = config_path, .log_level = "error"};
+  tflaccel_environment *environment = NULL;
+  tflaccel_status status = tflaccel_environment_create(&environment_options, &environment);
+  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+  model_list models = find_models();
+  ck_assert_uint_gt(models.count, 0);
+  uint32_t compared = 0, split = 0;
+  for (uint32_t m = 0; m < models.count; ++m) {
+    tflaccel_model *model = NULL;
+    status = tflaccel_model_load_file(models.paths[m], &model);
+    ck_assert_msg(status == NULL, "%s: %s", models.paths[m], tflaccel_status_message(status));
+    size_t reference_size = 0, subset_size = 0;
+    uint8_t *reference = run_model(environment, model, "cpu_ref", 0, &reference_size, NULL, &status);
+    if (reference == NULL) {
+      /* Models with ops nobody implements (custom ops, invalid quantization). */
+      printf("%s: not run on cpu_ref: %s\n", models.paths[m], tflaccel_status_message(status));
+      tflaccel_status_free(status);
+      tflaccel_model_destroy(model);
+      continue;
+    }
+    tflaccel_compiled_model *compiled = NULL;
+    uint8_t *subset = run_model(environment, model, "test_subset,cpu_ref", 0, &subset_size, &compiled,
+                                &status);
+    ck_assert_msg(subset != NULL, "%s with ops %s: %s", models.paths[m], ops,
+                  tflaccel_status_message(status));
+    ck_assert_uint_eq(subset_size, reference_size);
+    ck_assert_msg(memcmp(subset, reference, reference_size) == 0,
+                  "%s: outputs with test_subset(%s) differ from cpu_ref", models.paths[m], ops);
+    /* Every partition convex, every op in exactly one partition. */
+    status = partition_check_convex(compiled->graph, compiled->plan);
+    ck_assert_msg(status == NULL, "%s: %s", models.paths[m], tflaccel_status_message(status));
+    uint32_t partitions = tflaccel_compiled_model_partition_count(compiled);
+    uint32_t covered = 0;
+    for (uint32_t p = 0; p < partitions; ++p) {
+      tflaccel_partition_info info = {.struct_size = sizeof info};
+      ck_assert_ptr_null(tflaccel_compiled_model_partition_info(compiled, p, &info));
+      covered += info.op_count;
+      if (p > 0) { /* neighbours are on different accelerators */
+        tflaccel_partition_info previous = {.struct_size = sizeof previous};
+        ck_assert_ptr_null(tflaccel_compiled_model_partition_info(compiled, p - 1, &previous));
+        ck_assert_str_ne(previous.accelerator, info.accelerator);
+      }
+    }
+    ck_assert_uint_eq(covered, compiled->graph->op_count);
+    if (partitions > 2) ++split;
+    ++compared;
+    tflaccel_compiled_model_destroy(compiled);
+    free(reference);
+    free(subset);
+    tflaccel_model_destroy(model);
+  }
+  printf("ops %s: %u models compared bit for bit, %u split into more than two partitions\n", ops,
+         compared, split);
+  ck_assert_uint_gt(compared, 0);
+  ck_assert_uint_gt(split, 0);
+  free_models(&models);
+  tflaccel_environment_destroy(environment);
+  test_remove_tree(dir);
+  free(config_path);
+  free(dir);
+}
+END_TEST
+
+static const char *data_model(const char *name) {
+  static char path[4096];
+  const char *data = getenv("TFLACCEL_TEST_DATA");
+  ck_assert_ptr_nonnull(data);
+  snprintf(path, sizeof path, "%s/%s", data, name);
+  return path;
+}
+
+START_TEST(strict_mode_lists_every_declined_op) {
+  char *dir = test_make_temp_dir();
+  char *config_path = write_config(dir, "3,0");
+  tflaccel_environment_options environment_options = {
+      .struct_size = sizeof environment_options, .config_path = config_path, .log_level = "error"};
+  tflaccel_environment *environment = NULL;
+  ck_assert_ptr_null(tflaccel_environment_create(&environment_options, &environment));
+  tflaccel_model *model = NULL;
+  ck_assert_ptr_null(tflaccel_model_load_file(data_model("face_detection_short_range.tflite"), &model));
+  tflaccel_compilation_options options;
+  tflaccel_compilation_options_init(&options);
+  options.require_full_delegation = 1;
+  tflaccel_compiled_model *compiled = NULL;
+  tflaccel_status status = tflaccel_compiled_model_create(environment, model, &options, &compiled);
+  ck_assert_ptr_nonnull(status);
+  ck_assert_ptr_null(compiled);
+  const char *message = tflaccel_status_message(status);
+  ck_assert_msg(strstr(message, "require_full_delegation: ") == message, "%s", message);
+  ck_assert_msg(strstr(message, "cannot run on test_subset") != NULL, "%s", message);
+  /* Every op that is neither CONV_2D nor ADD is named with its reason. */
+  tflaccel_compiled_model *reference = NULL;
+  tflaccel_compilation_options plain;
+  tflaccel_compilation_options_init(&plain);
+  plain.accelerators = "cpu_ref";
+  ck_assert_ptr_null(tflaccel_compiled_model_create(environment, model, &plain, &reference));
+  uint32_t declined = 0;
+  for (uint32_t op = 0; op < reference->graph->op_count; ++op) {
+    int32_t code = reference->graph->ops[op].code;
+    if (code == TFLACCEL_OP_CONV_2D || code == TFLACCEL_OP_ADD) continue;
+    char item[160];
+    snprintf(item, sizeof item, "op %u (%s): test_subset accepts only op codes 3,0", op,
+             tflaccel_op_code_name(code));
+    ck_assert_msg(strstr(message, item) != NULL, "'%s' not in '%s'", item, message);
+    ++declined;
+  }
+  char count[96];
+  snprintf(count, sizeof count, "%u of %u operations", declined, reference->graph->op_count);
+  ck_assert_msg(strstr(message, count) != NULL, "'%s' not in '%s'", count, message);
+  tflaccel_status_free(status);
+  tflaccel_compiled_model_destroy(reference);
+  tflaccel_model_destroy(model);
+  tflaccel_environment_destroy(environment);
+  test_remove_tree(dir);
+  free(config_path);
+  free(dir);
+}
+END_TEST
+
+/* Captures what the compile writes to stderr. */
+static char *capture_compile(tflaccel_environment *environment, const tflaccel_model *model,
+                             tflaccel_compiled_model **compiled, const char *dir) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/stderr.txt", dir);
+  fflush(stderr);
+  int saved = dup(2);
+  int file = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
+  ck_assert_int_ge(file, 0);
+  ck_assert_int_ge(dup2(file, 2), 0);
+  close(file);
+  tflaccel_compilation_options options;
+  tflaccel_compilation_options_init(&options);
+  tflaccel_status status = tflaccel_compiled_model_create(environment, model, &options, compiled);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+  FILE *captured = fopen(path, "rb");
+  ck_assert_ptr_nonnull(captured);
+  char *text = calloc(1, 1 << 16);
+  ck_assert_ptr_nonnull(text);
+  size_t length = fread(text, 1, (1 << 16) - 1, captured);
+  text[length] = '\0';
+  fclose(captured);
+  return text;
+}
+
+START_TEST(warning_and_summary_lines_are_exact) {
+  char *dir = test_make_temp_dir();
+  char *config_path = write_config(dir, "3,0");
+  tflaccel_environment_options environment_options = {
+      .struct_size = sizeof environment_options, .config_path = config_path, .log_level = "info"};
+  tflaccel_environment *environment = NULL;
+  ck_assert_ptr_null(tflaccel_environment_create(&environment_options, &environment));
+  tflaccel_model *model = NULL;
+  ck_assert_ptr_null(tflaccel_model_load_file(data_model("face_detection_short_range.tflite"), &model));
+  tflaccel_compiled_model *compiled = NULL;
+  char *text = capture_compile(environment, model, &compiled, dir);
+  /* One warning per declined op code, in op order, and nothing twice. */
+  const tflaccel_graph_view *graph = compiled->graph;
+  char expected[65536] = "";
+  int32_t seen[64];
+  uint32_t seen_count = 0, delegated = 0, delegated_partitions = 0;
+  for (uint32_t op = 0; op < graph->op_count; ++op) {
+    int32_t code = graph->ops[op].code;
+    if (code == TFLACCEL_OP_CONV_2D || code == TFLACCEL_OP_ADD) continue;
+    int repeated = 0;
+    for (uint32_t k = 0; k < seen_count; ++k) repeated |= seen[k] == code;
+    if (repeated) continue;
+    seen[seen_count++] = code;
+    char line[256];
+    snprintf(line, sizeof line,
+             "WARNING: op code #%d (%s) cannot be handled by this delegate (test_subset): "
+             "test_subset accepts only op codes 3,0\n",
+             (int)code, tflaccel_op_code_name(code));
+    strcat(expected, line);
+  }
+  for (uint32_t p = 0; p < tflaccel_compiled_model_partition_count(compiled); ++p) {
+    tflaccel_partition_info info = {.struct_size = sizeof info};
+    ck_assert_ptr_null(tflaccel_compiled_model_partition_info(compiled, p, &info));
+    if (!strcmp(info.accelerator, "test_subset")) {
+      delegated += info.op_count;
+      ++delegated_partitions;
+    }
+  }
+  ck_assert_uint_gt(delegated_partitions, 1);
+  char summary[256];
+  snprintf(summary, sizeof summary,
+           "INFO: %u operations will run on test_subset in %u partitions, and the remaining %u "
+           "operations will run on cpu_ref\n",
+           delegated, delegated_partitions, graph->op_count - delegated);
+  strcat(expected, summary);
+  ck_assert_str_eq(text, expected);
+  free(text);
+  tflaccel_compiled_model_destroy(compiled);
+  tflaccel_model_destroy(model);
+  tflaccel_environment_destroy(environment);
+  test_remove_tree(dir);
+  free(config_path);
+  free(dir);
+}
+END_TEST
+
+START_TEST(max_delegated_partitions_keeps_the_largest) {
+  char *dir = test_make_temp_dir();
+  char *config_path = write_config(dir, "3,0");
+  tflaccel_environment_options environment_options = {
+      .struct_size = sizeof environment_options, .config_path = config_path, .log_level = "error"};
+  tflaccel_environment *environment = NULL;
+  ck_assert_ptr_null(tflaccel_environment_create(&environment_options, &environment));
+  tflaccel_model *model = NULL;
+  ck_assert_ptr_null(tflaccel_model_load_file(data_model("face_detection_short_range.tflite"), &model));
+  size_t unlimited_size = 0, limited_size = 0;
+  tflaccel_status status = NULL;
+  tflaccel_compiled_model *unlimited = NULL, *limited = NULL;
+  uint8_t *a = run_model(environment, model, NULL, 0, &unlimited_size, &unlimited, &status);
+  ck_assert_msg(a != NULL, "%s", tflaccel_status_message(status));
+  uint8_t *b = run_model(environment, model, NULL, 1, &limited_size, &limited, &status);
+  ck_assert_msg(b != NULL, "%s", tflaccel_status_message(status));
+  ck_assert_int_eq(memcmp(a, b, unlimited_size), 0);
+  uint32_t largest = 0, kept = 0, kept_ops = 0;
+  for (uint32_t p = 0; p < tflaccel_compiled_model_partition_count(unlimited); ++p) {
+    tflaccel_partition_info info = {.struct_size = sizeof info};
+    ck_assert_ptr_null(tflaccel_compiled_model_partition_info(unlimited, p, &info));
+    if (!strcmp(info.accelerator, "test_subset") && info.op_count > largest) largest = info.op_count;
+  }
+  for (uint32_t p = 0; p < tflaccel_compiled_model_partition_count(limited); ++p) {
+    tflaccel_partition_info info = {.struct_size = sizeof info};
+    ck_assert_ptr_null(tflaccel_compiled_model_partition_info(limited, p, &info));
+    if (!strcmp(info.accelerator, "test_subset")) {
+      ++kept;
+      kept_ops = info.op_count;
+    }
+  }
+  ck_assert_uint_eq(kept, 1);
+  ck_assert_uint_ge(kept_ops, largest);
+  free(a);
+  free(b);
+  tflaccel_compiled_model_destroy(unlimited);
+  tflaccel_compiled_model_destroy(limited);
+  tflaccel_model_destroy(model);
+  tflaccel_environment_destroy(environment);
+  test_remove_tree(dir);
+  free(config_path);
+  free(dir);
+}
+END_TEST
+
+START_TEST(cost_model_hands_back_partitions_that_save_nothing) {
+  /* Default costs: moving tensors costs time and test_subset is no faster
+   * than cpu_ref, so no split partition survives; only the whole graph
+   * would. */
+  char *dir = test_make_temp_dir();
+  char *config_path = write_config_with(dir, "3,0", "");
+  tflaccel_environment_options environment_options = {
+      .struct_size = sizeof environment_options, .config_path = config_path, .log_level = "error"};
+  tflaccel_environment *environment = NULL;
+  ck_assert_ptr_null(tflaccel_environment_create(&environment_options, &environment));
+  tflaccel_model *model = NULL;
+  ck_assert_ptr_null(tflaccel_model_load_file(data_model("face_detection_short_range.tflite"), &model));
+  tflaccel_compiled_model *compiled = NULL;
+  tflaccel_compilation_options options;
+  tflaccel_compilation_options_init(&options);
+  ck_assert_ptr_null(tflaccel_compiled_model_create(environment, model, &options, &compiled));
+  ck_assert_uint_eq(tflaccel_compiled_model_partition_count(compiled), 1);
+  tflaccel_partition_info info = {.struct_size = sizeof info};
+  ck_assert_ptr_null(tflaccel_compiled_model_partition_info(compiled, 0, &info));
+  ck_assert_str_eq(info.accelerator, "cpu_ref");
+  tflaccel_compiled_model_destroy(compiled);
+  tflaccel_model_destroy(model);
+  tflaccel_environment_destroy(environment);
+  test_remove_tree(dir);
+  free(config_path);
+  free(dir);
+}
+END_TEST
+
+int main(void) {
+  Suite *suite = suite_create("partition");
+  TCase *models = tcase_create("models");
+  tcase_set_timeout(models, 900);
+  tcase_add_loop_test(models, split_models_match_cpu_ref_bit_for_bit, 0,
+                      (int)(sizeof subsets / sizeof subsets[0]));
+  tcase_add_test(models, strict_mode_lists_every_declined_op);
+  tcase_add_test(models, warning_and_summary_lines_are_exact);
+  tcase_add_test(models, max_delegated_partitions_keeps_the_largest);
+  tcase_add_test(models, cost_model_hands_back_partitions_that_save_nothing);
+  suite_add_tcase(suite, models);
+  return test_run_suite(suite);
+}

@@ -1,0 +1,42 @@
+/* Options shared by run, inspect and bench: which accelerators, precision,
+ * threads and the partitioning flags. */
+#ifndef TFLACCEL_TOOLS_CLI_OPTIONS_H
+#define TFLACCEL_TOOLS_CLI_OPTIONS_H
+
+#include "tflaccel/tflaccel.h"
+
+typedef struct cli_compile_flags {
+  const char *config_path;
+  const char *accelerators;
+  int32_t precision;                /* -1: config */
+  int32_t thread_count;             /* 0: config */
+  int32_t max_delegated_partitions; /* -1: config */
+  int32_t require_full_delegation;  /* -1: config */
+} cli_compile_flags;
+
+void cli_compile_flags_init(cli_compile_flags *flags);
+
+/* If argv[*index] is one of the shared flags, consumes it (and its value)
+ * and returns 1; returns -1 after printing "<command>: <problem>" for a bad
+ * value; 0 when it is not a shared flag. Accepts --flag VALUE and
+ * --flag=VALUE. */
+int cli_parse_compile_flag(const char *command, int argc, char **argv, int *index,
+                           cli_compile_flags *flags);
+/* The help lines of the shared flags. */
+const char *cli_compile_flags_help(void);
+
+/* Creates the environment and compiles the model with the flags. Prints
+ * "<command>: <message>" on failure and returns 0. */
+int cli_compile(const char *command, const cli_compile_flags *flags, const tflaccel_model *model,
+                tflaccel_environment **environment, tflaccel_compiled_model **compiled);
+
+/* Matches "--name" or "--name=VALUE"; *value gets VALUE, or the next
+ * argument (consumed) when there is no '='. Returns 1 on a match, -1 when
+ * the value is missing (message printed), 0 otherwise. */
+int cli_match_value(const char *command, int argc, char **argv, int *index, const char *name,
+                    const char **value);
+/* Parses a whole number in [minimum, maximum]; prints and returns 0 on error. */
+int cli_parse_int(const char *command, const char *flag, const char *text, long minimum,
+                  long maximum, long *out);
+
+#endif
