@@ -18,3 +18,7 @@ include $(srcdir)/tests/cpu_ref.mk
 include $(srcdir)/tests/gpu.mk
 include $(srcdir)/tests/model.mk
 include $(srcdir)/tests/partition.mk
+
+# Driver caches and per-test scratch directories live in the build tree.
+clean-local:
+	-rm -rf tests/cache tests/tmp-*

@@ -146,8 +146,10 @@ void tb_tensor_quantization(tb_model *model, uint32_t tensor, uint32_t count, co
                             const int64_t *zero_points, int32_t quantized_dimension) {
   tb_tensor_record *record = &model->tensors[tensor];
   record->quant_count = count;
-  memcpy(record->scales, scales, count * sizeof *scales);
-  memcpy(record->zero_points, zero_points, count * sizeof *zero_points);
+  if (count) {
+    memcpy(record->scales, scales, count * sizeof *scales);
+    memcpy(record->zero_points, zero_points, count * sizeof *zero_points);
+  }
   record->quantized_dimension = quantized_dimension;
 }
 
@@ -155,7 +157,7 @@ void tb_tensor_variable(tb_model *model, uint32_t tensor) { model->tensors[tenso
 
 void tb_tensor_signature(tb_model *model, uint32_t tensor, uint32_t rank, const int32_t *signature) {
   model->tensors[tensor].signature_rank = rank;
-  memcpy(model->tensors[tensor].signature, signature, rank * sizeof *signature);
+  if (rank) memcpy(model->tensors[tensor].signature, signature, rank * sizeof *signature);
 }
 
 void tb_tensor_sparsity(tb_model *model, uint32_t tensor, uint32_t levels,
@@ -164,6 +166,7 @@ void tb_tensor_sparsity(tb_model *model, uint32_t tensor, uint32_t levels,
   tb_tensor_record *record = &model->tensors[tensor];
   record->levels = levels;
   record->blocks = blocks;
+  if (levels == 0) return;
   memcpy(record->traversal_order, traversal_order, levels * sizeof *traversal_order);
   if (blocks) memcpy(record->block_map, block_map, blocks * sizeof *block_map);
   memcpy(record->dimensions, dimensions, levels * sizeof *dimensions);
@@ -191,8 +194,8 @@ uint32_t tb_op(tb_model *model, uint32_t opcode, uint32_t input_count, const int
   op->opcode = opcode;
   op->input_count = input_count;
   op->output_count = output_count;
-  memcpy(op->inputs, inputs, input_count * sizeof *inputs);
-  memcpy(op->outputs, outputs, output_count * sizeof *outputs);
+  if (input_count) memcpy(op->inputs, inputs, input_count * sizeof *inputs);
+  if (output_count) memcpy(op->outputs, outputs, output_count * sizeof *outputs);
   return index;
 }
 
@@ -201,7 +204,7 @@ void tb_op_options(tb_model *model, uint32_t op, uint8_t options_type, uint32_t 
   tb_op_record *record = model->ops[op];
   record->options_type = options_type;
   record->field_count = field_count;
-  memcpy(record->fields, fields, field_count * sizeof *fields);
+  if (field_count) memcpy(record->fields, fields, field_count * sizeof *fields);
 }
 
 void tb_op_custom_options(tb_model *model, uint32_t op, const void *data, size_t size) {
@@ -213,12 +216,12 @@ void tb_op_custom_options(tb_model *model, uint32_t op, const void *data, size_t
 
 void tb_inputs(tb_model *model, uint32_t count, const int32_t *tensors) {
   model->input_count = count;
-  memcpy(model->inputs, tensors, count * sizeof *tensors);
+  if (count) memcpy(model->inputs, tensors, count * sizeof *tensors);
 }
 
 void tb_outputs(tb_model *model, uint32_t count, const int32_t *tensors) {
   model->output_count = count;
-  memcpy(model->outputs, tensors, count * sizeof *tensors);
+  if (count) memcpy(model->outputs, tensors, count * sizeof *tensors);
 }
 
 void tb_metadata(tb_model *model, const char *name, uint32_t buffer) {

@@ -1,0 +1,249 @@
+/* Every model that has a reference output from the real TFLite interpreter
+ * runs on cpu_ref and must match it within the tolerance of expected.json;
+ * models without a reference must stop with a message naming the op or
+ * tensor nobody can run. Uses ../shared/models when present, else the
+ * small models copied into tests/data. */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/support/json.h"
+#include "tests/support/test_util.h"
+#include "tflaccel/tflaccel.h"
+
+#define MAX_MODELS 64
+#define MAX_TENSORS 16
+
+typedef struct model_case {
+  char name[128];
+} model_case;
+
+/* Check forks per test: the list is built in the parent, read in children. */
+static model_case cases[MAX_MODELS];
+static int case_count;
+static const char *models_dir;
+
+/* snprintf into a path buffer, failing the test if it does not fit. */
+#define FORMAT_PATH(buffer, ...) \
+  ck_assert_msg(snprintf((buffer), sizeof(buffer), __VA_ARGS__) < (int)sizeof(buffer), "path too long")
+
+static void *read_file(const char *path, size_t *size) {
+  FILE *file = fopen(path, "rb");
+  if (file == NULL) return NULL;
+  fseek(file, 0, SEEK_END);
+  long length = ftell(file);
+  fseek(file, 0, SEEK_SET);
+  void *data = malloc(length > 0 ? (size_t)length : 1);
+  if (data != NULL && fread(data, 1, (size_t)length, file) != (size_t)length) {
+    free(data);
+    data = NULL;
+  }
+  fclose(file);
+  *size = (size_t)length;
+  return data;
+}
+
+static double value_at(const void *data, int32_t dtype, size_t index) {
+  switch (dtype) {
+  case TFLACCEL_DTYPE_FLOAT32: return ((const float *)data)[index];
+  case TFLACCEL_DTYPE_INT32: return ((const int32_t *)data)[index];
+  case TFLACCEL_DTYPE_INT64: return (double)((const int64_t *)data)[index];
+  case TFLACCEL_DTYPE_UINT8: return ((const uint8_t *)data)[index];
+  case TFLACCEL_DTYPE_INT8: return ((const int8_t *)data)[index];
+  case TFLACCEL_DTYPE_INT16: return ((const int16_t *)data)[index];
+  case TFLACCEL_DTYPE_BOOL: return ((const uint8_t *)data)[index];
+  default: return NAN;
+  }
+}
+
+/* Compares one output with its reference under its tolerance; returns a
+ * description of the failure, or NULL. */
+static const char *compare_output(const json_value *tolerance, int32_t dtype, const void *ours,
+                                  const void *reference, size_t count, char *why, size_t why_size) {
+  const json_value *kind = json_get(tolerance, "kind");
+  ck_assert_ptr_nonnull(kind);
+  if (!strcmp(kind->string, "float")) {
+    double scale = 1.0, worst = 0.0;
+    for (size_t i = 0; i < count; ++i) {
+      double r = fabs(value_at(reference, dtype, i));
+      if (r > scale) scale = r;
+    }
+    for (size_t i = 0; i < count; ++i) {
+      double o = value_at(ours, dtype, i);
+      if (!isfinite(o)) {
+        snprintf(why, why_size, "element %zu is %g", i, o);
+        return why;
+      }
+      double error = fabs(o - value_at(reference, dtype, i));
+      if (error > worst) worst = error;
+    }
+    double rtol = json_get(tolerance, "rtol_fp32")->number;
+    if (worst > rtol * scale) {
+      snprintf(why, why_size, "max error %.3g > %.3g (rtol %.1e x scale %.3g)", worst, rtol * scale,
+               rtol, scale);
+      return why;
+    }
+    return NULL;
+  }
+  if (!strcmp(kind->string, "quantized")) {
+    double max_lsb = json_get(tolerance, "max_lsb")->number, worst = 0.0;
+    size_t worst_index = 0, off = 0;
+    for (size_t i = 0; i < count; ++i) {
+      double error = fabs(value_at(ours, dtype, i) - value_at(reference, dtype, i));
+      if (error > max_lsb) ++off;
+      if (error > worst) {
+        worst = error;
+        worst_index = i;
+      }
+    }
+    if (worst > max_lsb) {
+      snprintf(why, why_size, "%zu of %zu elements off by more than %g LSB (worst %g at %zu)", off,
+               count, max_lsb, worst, worst_index);
+      return why;
+    }
+    return NULL;
+  }
+  if (!strcmp(kind->string, "index")) {
+    double minimum = json_get(tolerance, "min_identical_fraction")->number;
+    size_t same = 0;
+    for (size_t i = 0; i < count; ++i) same += value_at(ours, dtype, i) == value_at(reference, dtype, i);
+    double fraction = count ? (double)same / (double)count : 1.0;
+    if (fraction < minimum) {
+      snprintf(why, why_size, "%.4f identical < %.4f", fraction, minimum);
+      return why;
+    }
+    return NULL;
+  }
+  snprintf(why, why_size, "unknown tolerance kind %s", kind->string);
+  return why;
+}
+
+START_TEST(model_matches_reference) {
+  const char *name = cases[_i].name;
+  char path[4096];
+  FORMAT_PATH(path, "%s/expected.json", models_dir);
+  json_value *expected = json_parse_file(path);
+  ck_assert_ptr_nonnull(expected);
+  const json_value *entry = json_get(expected, name);
+  ck_assert_ptr_nonnull(entry);
+  FORMAT_PATH(path, "%s/%s", models_dir, json_get(entry, "model")->string);
+  tflaccel_model *model = NULL;
+  tflaccel_status status = tflaccel_model_load_file(path, &model);
+  ck_assert_msg(status == NULL, "%s: %s", name, tflaccel_status_message(status));
+
+  tflaccel_environment_options environment_options = {.struct_size = sizeof environment_options,
+                                                       .accelerators = "cpu_ref",
+                                                       .log_level = "error"};
+  tflaccel_environment *environment = NULL;
+  status = tflaccel_environment_create(&environment_options, &environment);
+  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+  tflaccel_compiled_model *compiled = NULL;
+  status = tflaccel_compiled_model_create(environment, model, NULL, &compiled);
+
+  const json_value *runtime = json_get(entry, "reference_runtime");
+  if (runtime == NULL || runtime->kind == JSON_NULL) {
+    /* No reference: it must stop, naming what cannot run. */
+    ck_assert_msg(status != NULL, "%s has no reference but compiled; expected a named refusal", name);
+    const char *message = tflaccel_status_message(status);
+    ck_assert_msg(strstr(message, "op ") != NULL || strstr(message, "tensor ") != NULL,
+                  "%s: refusal names no op or tensor: %s", name, message);
+    printf("%s: stops as expected: %s\n", name, message);
+    tflaccel_status_free(status);
+  } else {
+    ck_assert_msg(status == NULL, "%s: %s", name, tflaccel_status_message(status));
+    char ref_dir[4096];
+    FORMAT_PATH(ref_dir, "%s/ref/%s", models_dir, name);
+    FORMAT_PATH(path, "%s/manifest.json", ref_dir);
+    json_value *manifest = json_parse_file(path);
+    ck_assert_ptr_nonnull(manifest);
+    const json_value *options = json_get(manifest, "options");
+    const json_value *repeat = options ? json_get(options, "repeat") : NULL;
+    int runs = repeat && repeat->kind == JSON_NUMBER ? (int)repeat->number : 1;
+
+    uint32_t input_count = tflaccel_compiled_model_input_count(compiled);
+    uint32_t output_count = tflaccel_compiled_model_output_count(compiled);
+    ck_assert_uint_le(input_count, MAX_TENSORS);
+    ck_assert_uint_le(output_count, MAX_TENSORS);
+    tflaccel_tensor_buffer *inputs[MAX_TENSORS] = {0}, *outputs[MAX_TENSORS] = {0};
+    for (uint32_t i = 0; i < input_count; ++i) {
+      ck_assert_ptr_null(tflaccel_compiled_model_create_input_buffer(compiled, i, &inputs[i]));
+      FORMAT_PATH(path, "%s/input_%u.bin", ref_dir, i);
+      size_t size = 0;
+      void *data = read_file(path, &size);
+      ck_assert_msg(data != NULL, "cannot read %s", path);
+      status = tflaccel_tensor_buffer_write(inputs[i], data, size);
+      ck_assert_msg(status == NULL, "%s: %s", path, tflaccel_status_message(status));
+      free(data);
+    }
+    for (uint32_t i = 0; i < output_count; ++i)
+      ck_assert_ptr_null(tflaccel_compiled_model_create_output_buffer(compiled, i, &outputs[i]));
+    /* The references were taken on the last of `repeat` runs, with state
+     * (LSTM, SVDF) carried from one run to the next. */
+    for (int run = 0; run < runs; ++run) {
+      status = tflaccel_compiled_model_run(compiled, inputs, input_count, outputs, output_count);
+      ck_assert_msg(status == NULL, "%s: %s", name, tflaccel_status_message(status));
+    }
+    const json_value *expected_outputs = json_get(entry, "outputs");
+    ck_assert_uint_eq(expected_outputs->count, output_count);
+    for (uint32_t i = 0; i < output_count; ++i) {
+      const json_value *output = &expected_outputs->items[i];
+      FORMAT_PATH(path, "%s/%s", ref_dir, json_get(output, "file")->string);
+      size_t size = 0;
+      void *reference = read_file(path, &size);
+      ck_assert_msg(reference != NULL, "cannot read %s", path);
+      int32_t dtype = tflaccel_tensor_buffer_dtype(outputs[i]);
+      ck_assert_uint_eq(size, tflaccel_tensor_buffer_byte_size(outputs[i]));
+      char why[256];
+      const char *failure = compare_output(json_get(output, "tolerance"), dtype,
+                                           tflaccel_tensor_buffer_data(outputs[i]), reference,
+                                           size / tflaccel_dtype_size(dtype), why, sizeof why);
+      ck_assert_msg(failure == NULL, "%s output %u (%s): %s", name, i,
+                    json_get(output, "name")->string, failure);
+      free(reference);
+    }
+    printf("%s: %u outputs within tolerance (%d runs)\n", name, output_count, runs);
+    for (uint32_t i = 0; i < input_count; ++i) tflaccel_tensor_buffer_destroy(inputs[i]);
+    for (uint32_t i = 0; i < output_count; ++i) tflaccel_tensor_buffer_destroy(outputs[i]);
+    json_destroy(manifest);
+  }
+  tflaccel_compiled_model_destroy(compiled);
+  tflaccel_environment_destroy(environment);
+  tflaccel_model_destroy(model);
+  json_destroy(expected);
+}
+END_TEST
+
+int main(void) {
+  const char *shared = getenv("TFLACCEL_SHARED_MODELS");
+  char probe[4096];
+  snprintf(probe, sizeof probe, "%s/expected.json", shared ? shared : "");
+  if (shared != NULL && access(probe, R_OK) == 0) {
+    models_dir = shared;
+  } else {
+    models_dir = getenv("TFLACCEL_TEST_DATA");
+    printf("note: ../shared/models is absent (%s); testing the models in tests/data only\n",
+           shared ? shared : "TFLACCEL_SHARED_MODELS unset");
+  }
+  if (models_dir == NULL) {
+    fprintf(stderr, "TFLACCEL_TEST_DATA is not set\n");
+    return 1;
+  }
+  snprintf(probe, sizeof probe, "%s/expected.json", models_dir);
+  json_value *expected = json_parse_file(probe);
+  if (expected == NULL || expected->kind != JSON_OBJECT) return 1;
+  for (size_t i = 0; i < expected->count && case_count < MAX_MODELS; ++i)
+    snprintf(cases[case_count++].name, sizeof cases[0].name, "%s", expected->keys[i]);
+  json_destroy(expected);
+
+  Suite *suite = suite_create("model references");
+  TCase *tcase = tcase_create("cpu_ref");
+  tcase_set_timeout(tcase, 900);
+  tcase_add_loop_test(tcase, model_matches_reference, 0, case_count);
+  suite_add_tcase(suite, tcase);
+  return test_run_suite(suite);
+}
