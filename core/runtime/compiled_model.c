@@ -200,6 +200,47 @@ cleanup:
   return status;
 }
 
+/* The device buffer holding `tensor` as an output of an earlier partition
+ * that runs on the same device as partition `index` (without binding the
+ * host arena); 0 when there is none. */
+static int find_device_producer(const tflaccel_compiled_model *compiled, uint32_t index,
+                                uint32_t tensor, tflaccel_buffer **buffer) {
+  const partition_runtime *runtime = &compiled->runtimes[index];
+  for (uint32_t p = 0; p < index; ++p) {
+    const partition_runtime *producer = &compiled->runtimes[p];
+    if (producer->device != runtime->device || producer->binds_host_arena) continue;
+    for (uint32_t b = producer->input_binding_count; b < producer->binding_count; ++b) {
+      if (producer->bindings[b].tensor != tensor) continue;
+      *buffer = producer->bindings[b].buffer;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* After every partition is prepared: an output read only by partitions that
+ * take it from the device needs no copy back to the host. */
+static void mark_device_only_outputs(tflaccel_compiled_model *compiled) {
+  for (uint32_t p = 0; p < compiled->plan->partition_count; ++p) {
+    partition_runtime *producer = &compiled->runtimes[p];
+    if (producer->binds_host_arena) continue;
+    for (uint32_t b = producer->input_binding_count; b < producer->binding_count; ++b) {
+      uint32_t tensor = producer->bindings[b].tensor;
+      int host_needs_it = 0;
+      for (uint32_t i = 0; i < compiled->graph_output_count; ++i)
+        host_needs_it |= compiled->graph_outputs[i] == tensor;
+      for (uint32_t q = p + 1; q < compiled->plan->partition_count && !host_needs_it; ++q) {
+        const partition_runtime *consumer = &compiled->runtimes[q];
+        for (uint32_t k = 0; k < consumer->input_binding_count; ++k) {
+          if (consumer->bindings[k].tensor != tensor) continue;
+          if (consumer->binds_host_arena || !consumer->stays_on_device[k]) host_needs_it = 1;
+        }
+      }
+      producer->stays_on_device[b] = !host_needs_it;
+    }
+  }
+}
+
 static tflaccel_status prepare_partition(tflaccel_compiled_model *compiled, uint32_t index) {
   const partition *part = &compiled->plan->partitions[index];
   partition_runtime *runtime = &compiled->runtimes[index];
@@ -242,7 +283,8 @@ static tflaccel_status prepare_partition(tflaccel_compiled_model *compiled, uint
   }
   if (!runtime->binds_host_arena) {
     runtime->device_buffers = calloc(runtime->binding_count + 1, sizeof *runtime->device_buffers);
-    if (runtime->device_buffers == NULL)
+    runtime->stays_on_device = calloc(runtime->binding_count + 1, 1);
+    if (runtime->device_buffers == NULL || runtime->stays_on_device == NULL)
       return tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "compile: out of memory");
   }
   for (uint32_t b = 0; b < runtime->binding_count; ++b) {
@@ -253,6 +295,11 @@ static tflaccel_status prepare_partition(tflaccel_compiled_model *compiled, uint
     if (runtime->binds_host_arena) {
       binding->buffer = runtime->imported_arena;
       binding->offset = compiled->tensor_offset[tensor];
+    } else if (b < part->input_count && find_device_producer(compiled, index, tensor, &binding->buffer)) {
+      /* Produced by an earlier partition on this same device: use its
+       * buffer where it is, no trip through host memory. */
+      binding->offset = 0;
+      runtime->stays_on_device[b] = 1;
     } else {
       status = vtable->buffer_create(runtime->device, binding->size ? binding->size : 1,
                                      &runtime->device_buffers[b]);
@@ -389,6 +436,7 @@ tflaccel_status tflaccel_compiled_model_create(tflaccel_environment *environment
   }
   for (uint32_t p = 0; status == NULL && p < compiled->plan->partition_count; ++p)
     status = prepare_partition(compiled, p);
+  if (status == NULL) mark_device_only_outputs(compiled);
   if (status != NULL) {
     tflaccel_compiled_model_destroy(compiled);
     return status;
@@ -411,6 +459,7 @@ void tflaccel_compiled_model_destroy(tflaccel_compiled_model *compiled) {
             vtable->buffer_destroy(runtime->device, runtime->device_buffers[b]);
       if (runtime->imported_arena != NULL) vtable->buffer_destroy(runtime->device, runtime->imported_arena);
       free(runtime->device_buffers);
+      free(runtime->stays_on_device);
       free(runtime->bindings);
     }
   }
@@ -540,6 +589,7 @@ static tflaccel_status run_partition(tflaccel_compiled_model *compiled, uint32_t
   if (!runtime->binds_host_arena) {
     for (uint32_t b = 0; b < runtime->input_binding_count && status == NULL; ++b) {
       const tflaccel_binding *binding = &runtime->bindings[b];
+      if (runtime->stays_on_device[b]) continue;
       status = vtable->buffer_write(runtime->device, binding->buffer, 0,
                                     compiled->arena + compiled->tensor_offset[binding->tensor],
                                     binding->size);
@@ -551,6 +601,7 @@ static tflaccel_status run_partition(tflaccel_compiled_model *compiled, uint32_t
   if (!runtime->binds_host_arena) {
     for (uint32_t b = runtime->input_binding_count; b < runtime->binding_count && status == NULL; ++b) {
       const tflaccel_binding *binding = &runtime->bindings[b];
+      if (runtime->stays_on_device[b]) continue;
       status = vtable->buffer_read(runtime->device, binding->buffer, 0,
                                    compiled->arena + compiled->tensor_offset[binding->tensor],
                                    binding->size);

@@ -21,6 +21,10 @@ typedef struct partition_runtime {
   tflaccel_binding *bindings;       /* inputs first, then outputs */
   uint32_t binding_count;
   uint32_t input_binding_count;
+  /* Per binding, for devices that do not bind the arena: an input already
+   * on this device (bound to the producing partition's buffer, so nothing
+   * is uploaded), or an output nobody reads from the host (not read back). */
+  uint8_t *stays_on_device;
 } partition_runtime;
 
 struct tflaccel_compiled_model {

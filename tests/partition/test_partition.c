@@ -150,7 +150,7 @@ START_TEST(split_models_match_cpu_ref_bit_for_bit) {
   ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
   model_list models = find_models();
   ck_assert_uint_gt(models.count, 0);
-  uint32_t compared = 0, split = 0;
+  uint32_t compared = 0, split = 0, device_links = 0;
   for (uint32_t m = 0; m < models.count; ++m) {
     tflaccel_model *model = NULL;
     status = tflaccel_model_load_file(models.paths[m], &model);
@@ -188,6 +188,12 @@ START_TEST(split_models_match_cpu_ref_bit_for_bit) {
       }
     }
     ck_assert_uint_eq(covered, compiled->graph->op_count);
+    /* Tensors passed between two test_subset partitions stay on its device. */
+    for (uint32_t p = 0; p < partitions; ++p) {
+      const partition_runtime *runtime = &compiled->runtimes[p];
+      if (runtime->binds_host_arena) continue;
+      for (uint32_t b = 0; b < runtime->input_binding_count; ++b) device_links += runtime->stays_on_device[b];
+    }
     if (partitions > 2) ++split;
     ++compared;
     tflaccel_compiled_model_destroy(compiled);
@@ -195,10 +201,12 @@ START_TEST(split_models_match_cpu_ref_bit_for_bit) {
     free(subset);
     tflaccel_model_destroy(model);
   }
-  printf("ops %s: %u models compared bit for bit, %u split into more than two partitions\n", ops,
-         compared, split);
+  printf("ops %s: %u models compared bit for bit, %u split into more than two partitions, "
+         "%u tensors passed device to device\n",
+         ops, compared, split, device_links);
   ck_assert_uint_gt(compared, 0);
   ck_assert_uint_gt(split, 0);
+  if (_i == 0) ck_assert_uint_gt(device_links, 0); /* CONV_2D -> ADD chains skip a CPU op */
   free_models(&models);
   tflaccel_environment_destroy(environment);
   test_remove_tree(dir);
