@@ -22,3 +22,4 @@ include $(srcdir)/tests/partition.mk
 # Driver caches and per-test scratch directories live in the build tree.
 clean-local:
 	-rm -rf tests/cache tests/tmp-*
+include $(srcdir)/tests/cpu_ref_quant.mk

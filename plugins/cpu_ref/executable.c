@@ -254,10 +254,16 @@ static void load_initial_state(cpu_executable *executable) {
   for (uint32_t i = 0; i < executable->variable_count; i++) {
     const tflaccel_tensor_desc *tensor = &graph->tensors[executable->variables[i].tensor];
     unsigned char *state = executable->state + executable->variables[i].offset;
-    if (tensor->data != NULL)
+    if (tensor->data != NULL) {
       memcpy(state, tensor->data, (size_t)tensor->byte_size);
-    else
+    } else if (tensor->dtype == TFLACCEL_DTYPE_INT8 && tensor->quantization.count > 0) {
+      /* TFLite resets a quantized int8 state to its zero point (the real
+       * value 0), not to the integer 0. */
+      memset(state, (unsigned char)(int8_t)tensor->quantization.zero_points[0],
+             (size_t)tensor->byte_size);
+    } else {
       memset(state, 0, (size_t)tensor->byte_size);
+    }
   }
 }
 

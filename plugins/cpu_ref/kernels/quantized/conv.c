@@ -141,16 +141,17 @@ typedef struct conv_run {
   void *output;
 } conv_run;
 
-static int32_t dot_int16(const int16_t *a, const int16_t *b, int32_t count) {
-  int32_t sum0 = 0, sum1 = 0, sum2 = 0, sum3 = 0;
+/* int32 dot product that wraps on overflow like TFLite's accumulators. */
+static uint32_t dot_int16(const int16_t *a, const int16_t *b, int32_t count) {
+  uint32_t sum0 = 0, sum1 = 0, sum2 = 0, sum3 = 0;
   int32_t i = 0;
   for (; i + 4 <= count; i += 4) {
-    sum0 += (int32_t)a[i] * b[i];
-    sum1 += (int32_t)a[i + 1] * b[i + 1];
-    sum2 += (int32_t)a[i + 2] * b[i + 2];
-    sum3 += (int32_t)a[i + 3] * b[i + 3];
+    sum0 += (uint32_t)((int32_t)a[i] * b[i]);
+    sum1 += (uint32_t)((int32_t)a[i + 1] * b[i + 1]);
+    sum2 += (uint32_t)((int32_t)a[i + 2] * b[i + 2]);
+    sum3 += (uint32_t)((int32_t)a[i + 3] * b[i + 3]);
   }
-  for (; i < count; i++) sum0 += (int32_t)a[i] * b[i];
+  for (; i < count; i++) sum0 += (uint32_t)((int32_t)a[i] * b[i]);
   return sum0 + sum1 + sum2 + sum3;
 }
 
@@ -166,7 +167,7 @@ static void conv_rows(void *arg, int64_t begin, int64_t end) {
       const int32_t in_x0 = ox * d->stride_w - d->pad_w;
       const int64_t out_base = (((int64_t)b * d->out_h + oy) * d->out_w + ox) * d->out_c;
       for (int32_t oc = 0; oc < d->out_c; oc++) {
-        int32_t acc = d->bias[oc];
+        uint32_t acc = (uint32_t)d->bias[oc];
         for (int32_t ky = 0; ky < d->k_h; ky++) {
           const int32_t in_y = in_y0 + ky * d->dilation_h;
           if (in_y < 0 || in_y >= d->in_h) continue;
@@ -180,7 +181,7 @@ static void conv_rows(void *arg, int64_t begin, int64_t end) {
           }
         }
         int32_t value =
-            q_multiply_by_quantized_multiplier(acc, d->multipliers[oc], d->shifts[oc]);
+            q_multiply_by_quantized_multiplier((int32_t)acc, d->multipliers[oc], d->shifts[oc]);
         value = q_clamp_i32(value + d->output_zero_point, d->act_min, d->act_max);
         if (d->input_dtype == TFLACCEL_DTYPE_UINT8)
           ((uint8_t *)run->output)[out_base + oc] = (uint8_t)value;

@@ -146,7 +146,7 @@ typedef struct depthwise_run {
 static void depthwise_rows(void *arg, int64_t begin, int64_t end) {
   const depthwise_run *run = arg;
   const depthwise_data *d = run->data;
-  int32_t acc[DEPTHWISE_BLOCK];
+  uint32_t acc[DEPTHWISE_BLOCK]; /* wraps like TFLite's int32 accumulators */
   for (int64_t row = begin; row < end; row++) {
     const int32_t b = (int32_t)(row / d->out_h);
     const int32_t oy = (int32_t)(row % d->out_h);
@@ -156,7 +156,7 @@ static void depthwise_rows(void *arg, int64_t begin, int64_t end) {
       const int64_t out_base = (((int64_t)b * d->out_h + oy) * d->out_w + ox) * d->out_c;
       for (int32_t c0 = 0; c0 < d->out_c; c0 += DEPTHWISE_BLOCK) {
         const int32_t block = d->out_c - c0 < DEPTHWISE_BLOCK ? d->out_c - c0 : DEPTHWISE_BLOCK;
-        memcpy(acc, d->bias + c0, (size_t)block * sizeof(int32_t));
+        for (int32_t i = 0; i < block; i++) acc[i] = (uint32_t)d->bias[c0 + i];
         for (int32_t ky = 0; ky < d->k_h; ky++) {
           const int32_t in_y = in_y0 + ky * d->dilation_h;
           if (in_y < 0 || in_y >= d->in_h) continue;
@@ -167,17 +167,17 @@ static void depthwise_rows(void *arg, int64_t begin, int64_t end) {
                 d->centred_input + (((int64_t)b * d->in_h + in_y) * d->in_w + in_x) * d->in_c;
             const int16_t *w = d->weights + ((int64_t)ky * d->k_w + kx) * d->out_c + c0;
             if (d->multiplier == 1) {
-              for (int32_t i = 0; i < block; i++) acc[i] += (int32_t)in[c0 + i] * w[i];
+              for (int32_t i = 0; i < block; i++) acc[i] += (uint32_t)((int32_t)in[c0 + i] * w[i]);
             } else {
               for (int32_t i = 0; i < block; i++)
-                acc[i] += (int32_t)in[(c0 + i) / d->multiplier] * w[i];
+                acc[i] += (uint32_t)((int32_t)in[(c0 + i) / d->multiplier] * w[i]);
             }
           }
         }
         for (int32_t i = 0; i < block; i++) {
           const int32_t oc = c0 + i;
           int32_t value =
-              q_multiply_by_quantized_multiplier(acc[i], d->multipliers[oc], d->shifts[oc]);
+              q_multiply_by_quantized_multiplier((int32_t)acc[i], d->multipliers[oc], d->shifts[oc]);
           value = q_clamp_i32(value + d->output_zero_point, d->act_min, d->act_max);
           if (d->input_dtype == TFLACCEL_DTYPE_UINT8)
             ((uint8_t *)run->output)[out_base + oc] = (uint8_t)value;

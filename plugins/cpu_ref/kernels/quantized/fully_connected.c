@@ -123,16 +123,15 @@ static void fc_units(void *arg, int64_t begin, int64_t end) {
     const int16_t *in = d->centred_input + (int64_t)b * d->depth;
     for (int64_t u = begin; u < end; u++) {
       const int16_t *w = d->weights + u * d->depth;
-      int32_t sum0 = 0, sum1 = 0;
+      uint32_t sum0 = 0, sum1 = 0; /* wraps like TFLite's int32 accumulator */
       int32_t i = 0;
       for (; i + 2 <= d->depth; i += 2) {
-        sum0 += (int32_t)in[i] * w[i];
-        sum1 += (int32_t)in[i + 1] * w[i + 1];
+        sum0 += (uint32_t)((int32_t)in[i] * w[i]);
+        sum1 += (uint32_t)((int32_t)in[i + 1] * w[i + 1]);
       }
-      for (; i < d->depth; i++) sum0 += (int32_t)in[i] * w[i];
-      const int32_t acc = d->bias[u] + sum0 + sum1;
-      int32_t value =
-          q_multiply_by_quantized_multiplier(acc, d->multipliers[u], d->shifts[u]);
+      for (; i < d->depth; i++) sum0 += (uint32_t)((int32_t)in[i] * w[i]);
+      const int32_t acc = (int32_t)((uint32_t)d->bias[u] + sum0 + sum1);
+      int32_t value = q_multiply_by_quantized_multiplier(acc, d->multipliers[u], d->shifts[u]);
       value = q_clamp_i32(value + d->output_zero_point, d->act_min, d->act_max);
       const int64_t out = (int64_t)b * d->units + u;
       if (d->input_dtype == TFLACCEL_DTYPE_UINT8)

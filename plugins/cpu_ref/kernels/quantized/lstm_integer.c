@@ -118,7 +118,8 @@ static int32_t *effective_bias(const cpu_op_context *context, const int8_t *weig
   for (int32_t r = 0; r < rows; r++) {
     int32_t row_sum = 0;
     for (int32_t c = 0; c < cols; c++) row_sum += weights[(int64_t)r * cols + c];
-    result[r] = (bias != NULL ? bias[r] : 0) + row_sum * zero_point;
+    result[r] = (int32_t)((uint32_t)(bias != NULL ? bias[r] : 0) +
+                          (uint32_t)row_sum * (uint32_t)zero_point);
   }
   return result;
 }
@@ -233,9 +234,9 @@ static void matmul_accumulate_int16(const int8_t *input, const int32_t *bias,
     const int8_t *in = input + (int64_t)b * cols;
     for (int32_t r = 0; r < rows; r++) {
       const int8_t *w = weights + (int64_t)r * cols;
-      int32_t acc = bias[r];
-      for (int32_t c = 0; c < cols; c++) acc += (int32_t)in[c] * w[c];
-      acc = q_multiply_by_quantized_multiplier(acc, multiplier, shift);
+      uint32_t sum = (uint32_t)bias[r]; /* wraps like TFLite's int32 sum */
+      for (int32_t c = 0; c < cols; c++) sum += (uint32_t)((int32_t)in[c] * w[c]);
+      int32_t acc = q_multiply_by_quantized_multiplier((int32_t)sum, multiplier, shift);
       acc += output[(int64_t)b * rows + r];
       output[(int64_t)b * rows + r] = (int16_t)q_clamp_i32(acc, INT16_MIN, INT16_MAX);
     }
@@ -316,10 +317,10 @@ static void lstm_integer_step(const lstm_integer_data *d, const int8_t *input, i
       const int8_t *h = d->hidden + (int64_t)b * s->n_cell;
       for (int32_t r = 0; r < s->n_output; r++) {
         const int8_t *w = d->projection_weights + (int64_t)r * s->n_cell;
-        int32_t acc = d->projection_effective_bias[r];
-        for (int32_t c = 0; c < s->n_cell; c++) acc += (int32_t)h[c] * w[c];
-        acc = q_multiply_by_quantized_multiplier(acc, d->projection_multiplier,
-                                                 d->projection_shift);
+        uint32_t sum = (uint32_t)d->projection_effective_bias[r];
+        for (int32_t c = 0; c < s->n_cell; c++) sum += (uint32_t)((int32_t)h[c] * w[c]);
+        int32_t acc = q_multiply_by_quantized_multiplier((int32_t)sum, d->projection_multiplier,
+                                                         d->projection_shift);
         acc += d->output_state_zero_point;
         int8_t value = (int8_t)q_clamp_i32(acc, -128, 127);
         if (d->quantized_proj_clip > 0) {

@@ -185,11 +185,12 @@ static void svdf_integer(const svdf_data *d, const int8_t *input, int16_t *state
   int32_t *scratch = d->scratch;
   for (int32_t b = 0; b < d->batches; b++)
     for (int32_t f = 0; f < d->filters; f++) {
-      int32_t dot = 0;
+      uint32_t sum = 0; /* int32 accumulation that wraps like TFLite's */
       for (int32_t i = 0; i < d->input_size; i++)
-        dot += (int32_t)weights_feature[(int64_t)f * d->input_size + i] *
-               ((int32_t)input[(int64_t)b * d->input_size + i] - d->input_zero_point);
-      dot = q_multiply_by_quantized_multiplier(dot, d->feature_multiplier, d->feature_shift);
+        sum += (uint32_t)((int32_t)weights_feature[(int64_t)f * d->input_size + i] *
+                          ((int32_t)input[(int64_t)b * d->input_size + i] - d->input_zero_point));
+      const int32_t dot =
+          q_multiply_by_quantized_multiplier((int32_t)sum, d->feature_multiplier, d->feature_shift);
       state[((int64_t)b * d->filters + f) * d->memory + d->memory - 1] =
           (int16_t)q_clamp_i32(dot, INT16_MIN, INT16_MAX);
     }
@@ -197,16 +198,18 @@ static void svdf_integer(const svdf_data *d, const int8_t *input, int16_t *state
     for (int32_t f = 0; f < d->filters; f++) {
       const int16_t *memory = state + ((int64_t)b * d->filters + f) * d->memory;
       const int16_t *time = weights_time + (int64_t)f * d->memory;
-      int32_t dot = 0;
-      for (int32_t m = 0; m < d->memory; m++) dot += (int32_t)time[m] * memory[m];
-      scratch[(int64_t)b * d->filters + f] = dot;
+      uint32_t dot = 0; /* wraps like TFLite's int32 sum */
+      for (int32_t m = 0; m < d->memory; m++) dot += (uint32_t)((int32_t)time[m] * memory[m]);
+      scratch[(int64_t)b * d->filters + f] = (int32_t)dot;
     }
   for (int32_t b = 0; b < d->batches; b++)
     for (int32_t u = 0; u < d->units; u++) {
-      int32_t sum = 0;
-      for (int32_t r = 0; r < d->rank; r++) sum += scratch[(int64_t)b * d->filters + u * d->rank + r];
-      if (bias != NULL) sum += bias[u];
-      int32_t value = q_multiply_by_quantized_multiplier(sum, d->output_multiplier, d->output_shift);
+      uint32_t sum = 0;
+      for (int32_t r = 0; r < d->rank; r++)
+        sum += (uint32_t)scratch[(int64_t)b * d->filters + u * d->rank + r];
+      if (bias != NULL) sum += (uint32_t)bias[u];
+      int32_t value =
+          q_multiply_by_quantized_multiplier((int32_t)sum, d->output_multiplier, d->output_shift);
       value = q_clamp_i32(value + d->output_zero_point, -128, 127);
       output[(int64_t)b * d->units + u] = (int8_t)value;
     }
