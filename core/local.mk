@@ -24,6 +24,7 @@ libtflaccel_core_la_SOURCES = \
 	core/util/env.h \
 	core/log/log.c \
 	core/log/log.h \
+	core/registry/abi_layout.c \
 	core/registry/host_services.c \
 	core/registry/host_services.h \
 	core/status/status.c \
