@@ -23,3 +23,4 @@ include $(srcdir)/tests/partition.mk
 clean-local:
 	-rm -rf tests/cache tests/tmp-*
 include $(srcdir)/tests/cpu_ref_quant.mk
+include $(srcdir)/tests/models.mk

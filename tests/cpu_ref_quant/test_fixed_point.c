@@ -1,6 +1,7 @@
 /* cpu_ref's fixed-point primitives against values worked out by hand from
  * TFLite 2.9's definitions (double rounding, ties away from zero, int32
- * wrap-around on left shifts, saturation of INT32_MIN * INT32_MIN). */
+ * wrap-around on left shifts, saturation of INT32_MIN * INT32_MIN) and from
+ * ruy's x86 kernels (the same, with the last tie broken upward). */
 #include "config.h"
 
 #include <check.h>
@@ -10,6 +11,7 @@
 
 #include "plugins/cpu_ref/kernels/quantized/fixed_point.h"
 #include "tflaccel/ops.h"
+#include "tflaccel/types.h"
 
 START_TEST(quantize_multiplier_values) {
   int32_t multiplier = -1;
@@ -90,6 +92,43 @@ START_TEST(multiply_by_quantized_multiplier) {
 }
 END_TEST
 
+/* ruy's x86 form (TFLite's int8 CONV_2D / FULLY_CONNECTED): the same
+ * double rounding, the final shift breaking ties upward. Worked by hand with
+ * the multiplier 0.5 (2^30) and shift -1, i.e. x * 0.25. */
+START_TEST(multiply_by_quantized_multiplier_ties_up) {
+  const int32_t half = 1 << 30;
+  /* -6 * 0.25 = -1.5: high multiply -3, then (-3 + 1) >> 1 = -1; the
+   * ties-away form gives -2. */
+  ck_assert_int_eq(q_multiply_by_quantized_multiplier_ties_up(-6, half, -1), -1);
+  ck_assert_int_eq(q_multiply_by_quantized_multiplier(-6, half, -1), -2);
+  ck_assert_int_eq(q_multiply_by_quantized_multiplier_ties_up(-10, half, -1), -2); /* -2.5 */
+  ck_assert_int_eq(q_multiply_by_quantized_multiplier(-10, half, -1), -3);
+  ck_assert_int_eq(q_multiply_by_quantized_multiplier_ties_up(-2, half, -1), 0); /* -0.5 */
+  ck_assert_int_eq(q_multiply_by_quantized_multiplier(-2, half, -1), -1);
+  /* Positive ties and non-ties agree with the ties-away form. */
+  ck_assert_int_eq(q_multiply_by_quantized_multiplier_ties_up(6, half, -1), 2);   /* 1.5 */
+  ck_assert_int_eq(q_multiply_by_quantized_multiplier_ties_up(-24, half, -1), -6);
+  ck_assert_int_eq(q_multiply_by_quantized_multiplier_ties_up(7, half, -1), 2);   /* 1.75 */
+  /* Still double rounding: 5 * 0.25 = 1.25 -> 2.5 -> 2 (one rounding: 1);
+   * -5 * 0.25 = -1.25 -> -2.5 -> -2 (tie upward) -> -1. */
+  ck_assert_int_eq(q_multiply_by_quantized_multiplier_ties_up(5, half, -1), 2);
+  ck_assert_int_eq(q_multiply_by_quantized_multiplier_ties_up(-5, half, -1), -1);
+  /* Left shift (x * 2 * 0.5) and its int32 wrap-around. */
+  ck_assert_int_eq(q_multiply_by_quantized_multiplier_ties_up(-3, half, 1), -3);
+  ck_assert_int_eq(q_multiply_by_quantized_multiplier_ties_up(1 << 30, half, 2), 0);
+  /* Largest shift: INT32_MIN * 0.5 / 2^31 = -0.5 rounds up to 0 (ties-away:
+   * -1). */
+  ck_assert_int_eq(q_multiply_by_quantized_multiplier_ties_up(INT32_MIN, half, -31), 0);
+  ck_assert_int_eq(q_multiply_by_quantized_multiplier(INT32_MIN, half, -31), -1);
+  /* No overflow when high + nudge passes INT32_MAX: 2147483646 + 2 >> 2. */
+  ck_assert_int_eq(q_multiply_by_quantized_multiplier_ties_up(INT32_MAX, INT32_MAX, -2),
+                   536870912);
+  /* Which form each matrix-multiply dtype takes. */
+  ck_assert(q_gemm_requantizer(TFLACCEL_DTYPE_INT8) == q_multiply_by_quantized_multiplier_ties_up);
+  ck_assert(q_gemm_requantizer(TFLACCEL_DTYPE_UINT8) == q_multiply_by_quantized_multiplier);
+}
+END_TEST
+
 START_TEST(activation_ranges) {
   int32_t low = 0, high = 0;
   q_activation_range(TFLACCEL_ACT_NONE, 0.1f, -128, -128, 127, &low, &high);
@@ -163,6 +202,7 @@ static Suite *fixed_point_suite(void) {
   tcase_add_test(tc, doubling_high_mul);
   tcase_add_test(tc, rounding_divide_by_pot);
   tcase_add_test(tc, multiply_by_quantized_multiplier);
+  tcase_add_test(tc, multiply_by_quantized_multiplier_ties_up);
   tcase_add_test(tc, activation_ranges);
   tcase_add_test(tc, checked_log2);
   tcase_add_test(tc, logistic_int16);

@@ -1,7 +1,8 @@
 /* CONV_2D on uint8 (per-tensor) and int8 (per-channel) tensors.
  *
- * Requantization is TFLite's double-rounding MultiplyByQuantizedMultiplier
- * (what its 2.9 x86 build computes; checked bit-exact on real models).
+ * Requantization is what TFLite 2.9's x86 build computes (q_gemm_requantizer:
+ * double rounding, the last tie broken upward for int8 as ruy does, away from
+ * zero for uint8; checked bit-exact on real models).
  * Weights are repacked at prepare into int16 (w - w_zero_point) and the
  * input is centred once per run, so the inner loop is an int16 dot product. */
 #include "config.h"
@@ -22,6 +23,7 @@ typedef struct conv_data {
   int32_t *multipliers;
   int *shifts;
   int16_t *centred_input; /* scratch: input - zero point */
+  q_requantize_fn requantize; /* TFLite's rounding for this dtype */
 } conv_data;
 
 static int conv_check(const tflaccel_graph_view *graph, const tflaccel_op_desc *op, char *reason) {
@@ -100,6 +102,7 @@ static tflaccel_status conv_prepare(const cpu_op_context *context, void **op_dat
                                     data->out_w);
   }
   data->input_dtype = input->dtype;
+  data->requantize = q_gemm_requantizer(input->dtype);
   data->input_zero_point = q_zero_point(input);
   data->output_zero_point = q_zero_point(output);
   int32_t dtype_min, dtype_max;
@@ -180,8 +183,7 @@ static void conv_rows(void *arg, int64_t begin, int64_t end) {
             acc += dot_int16(in, w, d->in_c);
           }
         }
-        int32_t value =
-            q_multiply_by_quantized_multiplier((int32_t)acc, d->multipliers[oc], d->shifts[oc]);
+        int32_t value = d->requantize((int32_t)acc, d->multipliers[oc], d->shifts[oc]);
         value = q_clamp_i32(value + d->output_zero_point, d->act_min, d->act_max);
         if (d->input_dtype == TFLACCEL_DTYPE_UINT8)
           ((uint8_t *)run->output)[out_base + oc] = (uint8_t)value;

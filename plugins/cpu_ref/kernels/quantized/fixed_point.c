@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "tflaccel/ops.h"
+#include "tflaccel/types.h"
 
 void q_quantize_multiplier(double real_multiplier, int32_t *multiplier, int *shift) {
   if (real_multiplier == 0.0) {
@@ -49,6 +50,21 @@ int32_t q_multiply_by_quantized_multiplier(int32_t x, int32_t multiplier, int sh
   const int32_t shifted = (int32_t)((uint32_t)x << left_shift);
   return q_rounding_divide_by_pot(q_saturating_rounding_doubling_high_mul(shifted, multiplier),
                                   right_shift);
+}
+
+int32_t q_multiply_by_quantized_multiplier_ties_up(int32_t x, int32_t multiplier, int shift) {
+  const int left_shift = shift > 0 ? shift : 0;
+  const int right_shift = shift > 0 ? 0 : -shift;
+  const int32_t shifted = (int32_t)((uint32_t)x << left_shift); /* wraps, as ruy's does */
+  const int32_t high = q_saturating_rounding_doubling_high_mul(shifted, multiplier);
+  if (right_shift == 0) return high;
+  /* In int64 so that high + nudge cannot overflow; >> floors. */
+  return (int32_t)(((int64_t)high + (INT64_C(1) << (right_shift - 1))) >> right_shift);
+}
+
+q_requantize_fn q_gemm_requantizer(int32_t dtype) {
+  return dtype == TFLACCEL_DTYPE_INT8 ? q_multiply_by_quantized_multiplier_ties_up
+                                      : q_multiply_by_quantized_multiplier;
 }
 
 void q_activation_range(int32_t fused_activation, float output_scale, int32_t output_zero_point,

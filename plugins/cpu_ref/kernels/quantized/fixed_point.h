@@ -6,6 +6,8 @@
  * rounding doubling high multiply, then a rounding right shift. (The
  * single-rounding form of later releases, one rounding of the 64-bit
  * product, differs by one unit on some ties; the 2.9 references need this.)
+ * Its int8 matrix multiplies run in ruy, whose x86 kernels break the last
+ * tie upward: see q_gemm_requantizer.
  * The int16 helpers mirror gemmlowp's FixedPoint<int16_t, N> functions that
  * TFLite's integer LSTM uses for its gate activations. */
 #ifndef TFLACCEL_CPU_REF_QUANT_FIXED_POINT_H
@@ -26,6 +28,25 @@ int32_t q_rounding_divide_by_pot(int32_t x, int exponent);
 /* TFLite's MultiplyByQuantizedMultiplier (double rounding). A positive shift
  * multiplies x by 2^shift first, wrapping like TFLite does. */
 int32_t q_multiply_by_quantized_multiplier(int32_t x, int32_t multiplier, int shift);
+
+/* The same double rounding, but the final shift breaks ties upward (toward
+ * +inf) instead of away from zero: (h + 2^(r-1)) >> r with h the rounding
+ * doubling high multiply above. (That first step already breaks its ties
+ * upward, for either sign.) This is what ruy's x86 SIMD kernels (AVX, AVX2,
+ * AVX-512) compute; it differs from the form above by one unit when a
+ * negative value sits exactly halfway. Same shift convention. */
+int32_t q_multiply_by_quantized_multiplier_ties_up(int32_t x, int32_t multiplier, int shift);
+
+/* Requantization of an int32 accumulator: one of the two functions above. */
+typedef int32_t (*q_requantize_fn)(int32_t x, int32_t multiplier, int shift);
+
+/* The requantization TFLite 2.9 on x86 (with AVX) applies to the
+ * matrix-multiply ops, CONV_2D and FULLY_CONNECTED, of activation dtype
+ * `dtype`: their accumulators go through cpu_backend_gemm, which sends int8
+ * to ruy (ties upward) and uint8 to gemmlowp (ties away from zero, like the
+ * reference kernels). DEPTHWISE_CONV_2D and the other ops requantize with
+ * q_multiply_by_quantized_multiplier themselves. */
+q_requantize_fn q_gemm_requantizer(int32_t dtype);
 
 /* Activation clamp of a quantized output: [qmin, qmax] of the dtype narrowed
  * by the fused activation, computed like TFLite's

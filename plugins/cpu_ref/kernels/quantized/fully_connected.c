@@ -1,5 +1,6 @@
 /* FULLY_CONNECTED on uint8 and int8 tensors (weights [units, depth]), with
- * TFLite's double-rounding requantization per output unit. */
+ * TFLite's double-rounding requantization per output unit, ties broken as
+ * its x86 build does for the dtype (q_gemm_requantizer). */
 #include "config.h"
 
 #include <string.h>
@@ -17,6 +18,7 @@ typedef struct fc_data {
   int32_t *multipliers;
   int *shifts;
   int16_t *centred_input;
+  q_requantize_fn requantize; /* TFLite's rounding for this dtype */
 } fc_data;
 
 static int fc_check(const tflaccel_graph_view *graph, const tflaccel_op_desc *op, char *reason) {
@@ -75,6 +77,7 @@ static tflaccel_status fc_prepare(const cpu_op_context *context, void **op_data)
   data->depth = filter->dims[1];
   data->batches = (int32_t)(q_element_count(input) / data->depth);
   data->input_dtype = input->dtype;
+  data->requantize = q_gemm_requantizer(input->dtype);
   data->input_zero_point = q_zero_point(input);
   data->output_zero_point = q_zero_point(output);
   int32_t dtype_min, dtype_max;
@@ -131,7 +134,7 @@ static void fc_units(void *arg, int64_t begin, int64_t end) {
       }
       for (; i < d->depth; i++) sum0 += (uint32_t)((int32_t)in[i] * w[i]);
       const int32_t acc = (int32_t)((uint32_t)d->bias[u] + sum0 + sum1);
-      int32_t value = q_multiply_by_quantized_multiplier(acc, d->multipliers[u], d->shifts[u]);
+      int32_t value = d->requantize(acc, d->multipliers[u], d->shifts[u]);
       value = q_clamp_i32(value + d->output_zero_point, d->act_min, d->act_max);
       const int64_t out = (int64_t)b * d->units + u;
       if (d->input_dtype == TFLACCEL_DTYPE_UINT8)

@@ -1,6 +1,13 @@
-/* MEAN on uint8/int8 tensors, following the path TFLite 2.9 takes:
- *  - 4-D input, keep_dims, axes {1, 2} (global average pooling): integer sum,
- *    one multiplier input_scale / (count * output_scale) and a rounded bias;
+/* MEAN on uint8/int8 tensors, following the path TFLite 2.9 takes on x86
+ * (there MEAN registers its reference kernel; the optimized one is NEON-only):
+ *  - 4-D input, keep_dims, axis tensor exactly {1, 2} or {2, 1} (global
+ *    average pooling):
+ *      uint8: raw integer sum, one multiplier input_scale / (count *
+ *      output_scale) and a rounded bias;
+ *      int8: sum of (x - input_zero_point), times input_scale / output_scale,
+ *      then divided by count rounding half away from zero, plus the output
+ *      zero point (reference_integer_ops::Mean; later releases take the uint8
+ *      formula for int8 too, which rounds some x.49 means the other way);
  *  - otherwise, equal input/output quantization: integer sum / count,
  *    truncated;
  *  - otherwise: the mean in float, rescaled and rounded. */
@@ -12,7 +19,7 @@
 #include "plugins/cpu_ref/kernels/quantized/quant_common.h"
 #include "plugins/cpu_ref/kernels/quantized/quantized_kernels.h"
 
-enum mean_path { MEAN_SPATIAL, MEAN_SAME_QUANTIZATION, MEAN_RESCALED };
+enum mean_path { MEAN_SPATIAL, MEAN_SPATIAL_CENTRED, MEAN_SAME_QUANTIZATION, MEAN_RESCALED };
 
 typedef struct mean_data {
   int path;
@@ -28,6 +35,14 @@ typedef struct mean_data {
   int32_t input_zero_point, output_zero_point, dtype_min, dtype_max;
   int32_t *sums; /* [output_count] */
 } mean_data;
+
+/* TFLite's test for its global-average-pooling kernels: the raw axis values
+ * (negative ones do not count) are exactly {1, 2} in either order. */
+static int mean_axes_are_spatial(const tflaccel_tensor_desc *axis) {
+  if (q_element_count(axis) != 2) return 0;
+  const int32_t *values = axis->data;
+  return (values[0] == 1 && values[1] == 2) || (values[0] == 2 && values[1] == 1);
+}
 
 /* Resolves the axis tensor into a mask of reduced dimensions; 0 on error. */
 static int mean_axes(const tflaccel_graph_view *graph, const tflaccel_op_desc *op, uint32_t rank,
@@ -104,9 +119,16 @@ static tflaccel_status mean_prepare(const cpu_op_context *context, void **op_dat
   q_dtype_range(output->dtype, &data->dtype_min, &data->dtype_max);
   const float input_scale = q_scale(input), output_scale = q_scale(output);
 
-  if (context->op->params->reducer.keep_dims && input->rank == 4 && mask == ((1u << 1) | (1u << 2))) {
+  const int spatial = context->op->params->reducer.keep_dims && input->rank == 4 &&
+                      mean_axes_are_spatial(q_input(context->graph, context->op, 1));
+  if (spatial && input->dtype == TFLACCEL_DTYPE_INT8) {
+    data->path = MEAN_SPATIAL_CENTRED;
+    /* input_scale / output_scale in double, as TFLite's PrepareMeanOrSum. */
+    q_quantize_multiplier((double)input_scale / (double)output_scale, &data->multiplier,
+                          &data->shift);
+  } else if (spatial) {
     data->path = MEAN_SPATIAL;
-    /* float arithmetic, as in TFLite's optimized Mean. */
+    /* float arithmetic, as in TFLite's uint8 Mean. */
     const float count = (float)(input->dims[1] * input->dims[2]);
     float temp = (float)data->input_zero_point * input_scale / output_scale;
     temp = temp > 0 ? temp + 0.5f : temp - 0.5f;
@@ -153,6 +175,20 @@ static tflaccel_status mean_eval(const cpu_op_context *context) {
     int32_t value;
     if (d->reduced_count == 0) {
       value = d->output_zero_point;
+    } else if (d->path == MEAN_SPATIAL_CENTRED) {
+      /* The sum of (x - zero point), modulo 2^32 like TFLite's int32 sum. */
+      const int32_t count = (int32_t)d->reduced_count;
+      const int32_t centred =
+          (int32_t)((uint32_t)d->sums[o] - (uint32_t)count * (uint32_t)d->input_zero_point);
+      const int32_t scaled = q_multiply_by_quantized_multiplier(centred, d->multiplier, d->shift);
+      /* Division rounding half away from zero (C division truncates), plus
+       * the zero point; in int64 so that neither addition can overflow. */
+      const int64_t half = count / 2;
+      const int64_t mean = (scaled > 0 ? ((int64_t)scaled + half) / count
+                                       : ((int64_t)scaled - half) / count) +
+                           d->output_zero_point;
+      value = mean < d->dtype_min ? d->dtype_min
+                                  : (mean > d->dtype_max ? d->dtype_max : (int32_t)mean);
     } else if (d->path == MEAN_SPATIAL) {
       value = q_multiply_by_quantized_multiplier(d->sums[o], d->multiplier, d->shift) + d->bias;
       value = q_clamp_i32(value, d->dtype_min, d->dtype_max);
