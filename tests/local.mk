@@ -24,3 +24,4 @@ clean-local:
 	-rm -rf tests/cache tests/tmp-*
 include $(srcdir)/tests/cpu_ref_quant.mk
 include $(srcdir)/tests/models.mk
+include $(srcdir)/tests/tools.mk

@@ -19,6 +19,7 @@ MODEL_TESTS = \
 	tests/model/test_model_corrupt \
 	tests/model/test_model_shapes \
 	tests/model/test_model_fold \
+	tests/model/test_inspect \
 	tests/model/test_flatc_crosscheck
 check_PROGRAMS += $(MODEL_TESTS)
 TESTS += $(MODEL_TESTS)
@@ -41,9 +42,24 @@ tests_model_test_model_shapes_LDADD = $(MODEL_TEST_LINK)
 tests_model_test_model_fold_SOURCES = tests/model/test_model_fold.c
 tests_model_test_model_fold_CPPFLAGS = $(TEST_CPP_FLAGS)
 tests_model_test_model_fold_CFLAGS = $(TEST_C_FLAGS)
-tests_model_test_model_fold_LDADD = $(MODEL_TEST_LINK) -lm
+tests_model_test_model_fold_LDADD = $(MODEL_TEST_LINK)
 
-tests_model_test_flatc_crosscheck_SOURCES = tests/model/test_flatc_crosscheck.c
+# The inspect command runs in-process (tools/tflaccel/cmd_inspect.c uses
+# only the public API).
+INSPECT_TEST_SOURCES = \
+	tests/model/inspect_runner.c \
+	tests/model/inspect_runner.h \
+	tools/tflaccel/cmd_inspect.c \
+	tools/tflaccel/commands.h \
+	tools/tflaccel/json_writer.c \
+	tools/tflaccel/json_writer.h
+
+tests_model_test_inspect_SOURCES = tests/model/test_inspect.c $(INSPECT_TEST_SOURCES)
+tests_model_test_inspect_CPPFLAGS = $(TEST_CPP_FLAGS)
+tests_model_test_inspect_CFLAGS = $(TEST_C_FLAGS)
+tests_model_test_inspect_LDADD = $(MODEL_TEST_LINK)
+
+tests_model_test_flatc_crosscheck_SOURCES = tests/model/test_flatc_crosscheck.c $(INSPECT_TEST_SOURCES)
 tests_model_test_flatc_crosscheck_CPPFLAGS = $(TEST_CPP_FLAGS) -DTFLACCEL_FLATC='"$(FLATC)"'
 tests_model_test_flatc_crosscheck_CFLAGS = $(TEST_C_FLAGS)
 tests_model_test_flatc_crosscheck_LDADD = $(MODEL_TEST_LINK)
@@ -74,7 +90,7 @@ FUZZ_MINUTES = 2
 FUZZ_CC = clang
 FUZZ_CFLAGS = -std=c11 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined
-FUZZ_LOADER_SOURCES = \
+FUZZ_LOADER_FILES = \
 	tests/fuzz/fuzz_model_loader.c \
 	core/model/allocation_pool.c \
 	core/model/builtin_options.c \
@@ -93,10 +109,10 @@ FUZZ_LOADER_SOURCES = \
 	core/util/dtype.c
 EXTRA_DIST += tests/fuzz/fuzz_model_loader.c
 
-tests/fuzz/fuzz_model_loader: $(FUZZ_LOADER_SOURCES:%=$(srcdir)/%)
+tests/fuzz/fuzz_model_loader: $(FUZZ_LOADER_FILES:%=$(srcdir)/%)
 	@$(MKDIR_P) tests/fuzz
 	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -I$(top_builddir) -I$(top_srcdir) -I$(top_srcdir)/include \
-		$(FUZZ_LOADER_SOURCES:%=$(srcdir)/%) -o $@
+		$(FUZZ_LOADER_FILES:%=$(srcdir)/%) -o $@
 
 fuzz-loader: tests/fuzz/fuzz_model_loader
 	@models='$(abs_top_srcdir)/../shared/models'; \

@@ -13,5 +13,23 @@ tflaccel_SOURCES = \
 	tools/tflaccel/half.c \
 	tools/tflaccel/half.h \
 	tools/tflaccel/input_generator.c \
-	tools/tflaccel/input_generator.h
+	tools/tflaccel/input_generator.h \
+	tools/tflaccel/cmd_bench.c \
+	tools/tflaccel/cmd_diff.c \
+	tools/tflaccel/stats.c \
+	tools/tflaccel/stats.h \
+	tools/tflaccel/bench_buffers.c \
+	tools/tflaccel/bench_buffers.h \
+	tools/tflaccel/bench_clock.c \
+	tools/tflaccel/bench_clock.h \
+	tools/tflaccel/bench_flags.c \
+	tools/tflaccel/bench_flags.h \
+	tools/tflaccel/bench_memory.c \
+	tools/tflaccel/bench_memory.h \
+	tools/tflaccel/bench_placement.c \
+	tools/tflaccel/bench_placement.h \
+	tools/tflaccel/bench_random_inputs.c \
+	tools/tflaccel/bench_random_inputs.h \
+	tools/tflaccel/bench_tensor_values.c \
+	tools/tflaccel/bench_tensor_values.h
 tflaccel_LDADD = libtflaccel.la

@@ -8,6 +8,10 @@
 #include "core/model/allocation_pool.h"
 #include "tflaccel/tflaccel.h"
 
+/* No tensor may need more bytes than this (64 TiB): larger is a corrupt
+ * shape, and sums of tensor sizes then stay far from overflowing. */
+#define MODEL_MAX_TENSOR_BYTES (UINT64_C(1) << 46)
+
 /* One level of a sparse tensor's index arrays (SparseIndexVector), in place. */
 typedef struct model_index_array {
   int32_t type;          /* TFLITE_SPARSE_INDEX_* */

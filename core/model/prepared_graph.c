@@ -8,6 +8,8 @@
 #include "core/model/prepared_graph.h"
 
 #define ACTIVATION_ALIGNMENT 64
+/* Real models have a few thousand activations at most. */
+#define ACTIVATION_PLAN_LIMIT 65536
 
 static tflaccel_status out_of_memory(void) {
   return tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "out of memory preparing the graph");
@@ -21,7 +23,7 @@ static tflaccel_status shape_bytes(const model_shape *shape, int32_t dtype, uint
   uint64_t count = tflaccel_dtype_size(dtype);
   for (uint32_t i = 0; i < shape->rank; ++i) {
     uint64_t dim = (uint64_t)shape->dims[i];
-    if (dim != 0 && count > (UINT64_C(1) << 62) / dim)
+    if (dim != 0 && count > MODEL_MAX_TENSOR_BYTES / dim)
       return tflaccel_status_make(TFLACCEL_INVALID_MODEL,
                                   "tensor %u: its inferred shape is too large", tensor);
     count *= dim;
@@ -229,7 +231,18 @@ static tflaccel_status estimate_activations(tflaccel_model *model) {
       request->last_use = last_step;
   }
   uint64_t total = 0;
-  tflaccel_status status = arena_plan(requests, count, ACTIVATION_ALIGNMENT, &total);
+  tflaccel_status status = NULL;
+  if (count <= ACTIVATION_PLAN_LIMIT) {
+    status = arena_plan(requests, count, ACTIVATION_ALIGNMENT, &total);
+  } else {
+    /* The planner is quadratic; past any real model's size the estimate is
+     * the plain sum, an upper bound. */
+    for (uint32_t i = 0; i < count; ++i) {
+      uint64_t size = (requests[i].size + ACTIVATION_ALIGNMENT - 1) / ACTIVATION_ALIGNMENT *
+                      ACTIVATION_ALIGNMENT;
+      total = size > UINT64_MAX - total ? UINT64_MAX : total + size;
+    }
+  }
   free(requests);
   if (status) return status;
   model->peak_activation_bytes = total;

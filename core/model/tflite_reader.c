@@ -324,8 +324,12 @@ static tflaccel_status size_tensor(model_tensor *tensor) {
   }
   tensor->element_count = unknown ? 0 : elements;
   uint64_t element_size = tflaccel_dtype_size(tensor->dtype);
-  if (element_size != 0 && tensor->element_count > (UINT64_C(1) << 62) / element_size)
-    return invalid("shape has too many elements");
+  if (element_size != 0 && tensor->element_count > MODEL_MAX_TENSOR_BYTES / element_size) {
+    char shape[160];
+    return invalid("shape %s needs more than %llu bytes",
+                   format_shape(shape, sizeof shape, tensor->rank, tensor->shape),
+                   (unsigned long long)MODEL_MAX_TENSOR_BYTES);
+  }
   tensor->byte_size = tensor->element_count * element_size;
   if (unknown && tensor->data)
     return invalid("a constant tensor with a dynamic (-1) dimension");
@@ -357,9 +361,12 @@ static tflaccel_status read_tensor(reader *r, const fb_table *table, uint32_t in
   if (status) return tflaccel_status_annotate(status, "tensor %u: name", index);
   if (tensor->name == NULL) tensor->name = "";
   status = read_i32_field(r, table, TFLITE_TENSOR_SHAPE, &tensor->rank, &tensor->shape);
-  if (status == NULL)
+  if (status) status = tflaccel_status_annotate(status, "shape");
+  if (status == NULL) {
     status = read_i32_field(r, table, TFLITE_TENSOR_SHAPE_SIGNATURE,
                             &tensor->shape_signature_rank, &tensor->shape_signature);
+    if (status) status = tflaccel_status_annotate(status, "shape_signature");
+  }
   int8_t type = 0;
   if (status == NULL) status = fb_read_i8(table, TFLITE_TENSOR_TYPE, 0, &type);
   if (status == NULL) status = fb_read_u32(table, TFLITE_TENSOR_BUFFER, 0, &tensor->buffer);

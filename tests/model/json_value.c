@@ -80,17 +80,22 @@ static int parse_string(json_parser *p, char **out) {
 static int parse_value(json_parser *p, json_value *value, int keep, int depth);
 static void free_contents(json_value *value);
 
+/* Grows geometrically: dumps have arrays of many thousand numbers. */
 static int append(json_value *container, json_value *item, char *key) {
-  json_value *items = realloc(container->items, (container->count + 1) * sizeof *items);
-  if (items == NULL) return 0;
-  container->items = items;
-  if (container->type == JSON_OBJECT) {
-    char **keys = realloc(container->keys, (container->count + 1) * sizeof *keys);
-    if (keys == NULL) return 0;
-    container->keys = keys;
-    keys[container->count] = key;
+  if (container->count == container->capacity) {
+    size_t capacity = container->capacity ? 2 * container->capacity : 8;
+    json_value *items = realloc(container->items, capacity * sizeof *items);
+    if (items == NULL) return 0;
+    container->items = items;
+    if (container->type == JSON_OBJECT) {
+      char **keys = realloc(container->keys, capacity * sizeof *keys);
+      if (keys == NULL) return 0;
+      container->keys = keys;
+    }
+    container->capacity = capacity;
   }
-  items[container->count++] = *item;
+  if (container->type == JSON_OBJECT) container->keys[container->count] = key;
+  container->items[container->count++] = *item;
   return 1;
 }
 
@@ -192,7 +197,7 @@ static void free_contents(json_value *value) {
   value->items = NULL;
   value->keys = NULL;
   value->string = NULL;
-  value->count = 0;
+  value->count = value->capacity = 0;
 }
 
 void json_free(json_value *value) {

@@ -15,6 +15,7 @@ typedef struct json_value {
   double number;            /* JSON_NUMBER, JSON_BOOL (0/1) */
   char *string;             /* JSON_STRING */
   size_t count;             /* JSON_ARRAY, JSON_OBJECT */
+  size_t capacity;          /* allocated entries of items (and keys) */
   struct json_value *items; /* elements, or member values */
   char **keys;              /* JSON_OBJECT member names */
 } json_value;

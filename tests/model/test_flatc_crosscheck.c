@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tests/model/inspect_runner.h"
 #include "tests/model/json_value.h"
 #include "tests/model/test_support.h"
 #include "tflaccel/tflaccel.h"
@@ -141,6 +142,71 @@ static void compare(const char *name, const json_value *root, const tflaccel_mod
   check_int_list(json_get(main_graph, "outputs"), indices, summary.output_count, "graph outputs");
 }
 
+/* `tflaccel inspect --json` against flatc: subgraph and tensor counts, the
+ * op histogram of subgraph 0 and the inputs' and outputs' names, types and
+ * shapes, exactly what the issue asks inspect to report. */
+static void compare_inspect(const char *path, const json_value *root) {
+  char *out, *err;
+  char *argv[] = {"inspect", "--json", (char *)path, NULL};
+  int exit_status = test_run_inspect(3, argv, &out, &err);
+  ck_assert_msg(exit_status == 0, "inspect %s: %s", path, err);
+  json_value *report = json_parse(out, strlen(out), NULL);
+  ck_assert_msg(report != NULL, "inspect %s printed invalid JSON", path);
+  free(out);
+  free(err);
+  const json_value *subgraphs = json_get(root, "subgraphs");
+  const json_value *main_graph = json_at(subgraphs, 0);
+  const json_value *tensors = json_get(main_graph, "tensors");
+  ck_assert_uint_eq((size_t)number_of(json_get(report, "subgraphs"), "subgraphs"), subgraphs->count);
+  ck_assert_uint_eq((size_t)number_of(json_get(report, "tensors"), "tensors"), tensors->count);
+  /* The histogram, rebuilt from flatc's operators. */
+  const json_value *codes = json_get(root, "operator_codes");
+  const json_value *ops = json_get(main_graph, "operators");
+  const json_value *histogram = json_get(report, "ops");
+  ck_assert_ptr_nonnull(histogram);
+  size_t total = 0;
+  for (size_t i = 0; i < histogram->count; ++i) {
+    const char *key = histogram->keys[i];
+    size_t count = 0;
+    for (size_t o = 0; ops && o < ops->count; ++o) {
+      const json_value *code = json_at(codes, (size_t)json_get(json_at(ops, o), "opcode_index")->number);
+      int32_t builtin = op_code_by_name(json_get(code, "builtin_code"));
+      int32_t deprecated = (int32_t)json_get(code, "deprecated_builtin_code")->number;
+      int32_t real = builtin > deprecated ? builtin : deprecated;
+      char name[256];
+      if (real == TFLACCEL_OP_CUSTOM)
+        snprintf(name, sizeof name, "CUSTOM:%s", json_get(code, "custom_code")->string);
+      else
+        snprintf(name, sizeof name, "%s", tflaccel_op_code_name(real));
+      if (strcmp(name, key) == 0) ++count;
+    }
+    ck_assert_msg((size_t)histogram->items[i].number == count, "%s: %s: inspect %g, flatc %zu",
+                  path, key, histogram->items[i].number, count);
+    total += count;
+  }
+  ck_assert_msg(total == (ops ? ops->count : 0), "%s: the histogram misses ops", path);
+  static const char *const lists[] = {"inputs", "outputs"};
+  for (int l = 0; l < 2; ++l) {
+    const json_value *indices = json_get(main_graph, lists[l]);
+    const json_value *reported = json_get(report, lists[l]);
+    ck_assert_uint_eq(reported->count, indices->count);
+    for (size_t i = 0; i < indices->count; ++i) {
+      const json_value *tensor = json_at(tensors, (size_t)json_at(indices, i)->number);
+      const json_value *entry = json_at(reported, i);
+      const json_value *name = json_get(tensor, "name");
+      ck_assert_str_eq(json_get(entry, "name")->string,
+                       name && name->type == JSON_STRING ? name->string : "");
+      ck_assert(strcasecmp(json_get(entry, "dtype")->string, json_get(tensor, "type")->string) == 0);
+      const json_value *shape = json_get(tensor, "shape"), *reported_shape = json_get(entry, "shape");
+      size_t rank = shape && shape->type == JSON_ARRAY ? shape->count : 0;
+      ck_assert_uint_eq(reported_shape->count, rank);
+      for (size_t k = 0; k < rank; ++k)
+        ck_assert(json_at(reported_shape, k)->number == json_at(shape, k)->number);
+    }
+  }
+  json_free(report);
+}
+
 START_TEST(reader_agrees_with_flatc) {
   const char *flatc = flatc_path();
   char *schema = schema_path();
@@ -176,6 +242,7 @@ START_TEST(reader_agrees_with_flatc) {
     tflaccel_status status = tflaccel_model_load_file(paths[i], &model);
     ck_assert_msg(status == NULL, "%s: %s", paths[i], tflaccel_status_message(status));
     compare(paths[i], root, model);
+    compare_inspect(paths[i], root);
     tflaccel_model_destroy(model);
     json_free(root);
     free(json_path);

@@ -272,6 +272,10 @@ START_TEST(absurd_shapes_are_caught) {
             (int32_t[]){INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX}, 0);
   expect_failure(builder, NULL, TFLACCEL_INVALID_MODEL, "tensor 3 ('big')", "too many elements");
   builder = small_model();
+  tb_tensor(builder, "huge", TFLACCEL_DTYPE_FLOAT32, 3, (int32_t[]){1 << 20, 1 << 20, 1 << 10}, 0);
+  expect_failure(builder, NULL, TFLACCEL_INVALID_MODEL,
+                 "tensor 3 ('huge'): shape [1048576,1048576,1024] needs more than", NULL);
+  builder = small_model();
   tb_tensor(builder, "negative", TFLACCEL_DTYPE_FLOAT32, 1, (int32_t[]){-5}, 0);
   expect_failure(builder, NULL, TFLACCEL_INVALID_MODEL, "tensor 3 ('negative')",
                  "dimension 0 of the shape is -5");

@@ -410,6 +410,53 @@ START_TEST(old_and_unknown_operator_codes) {
 }
 END_TEST
 
+/* Models over 2 GB keep buffers after the flatbuffer (offset and size). */
+static tb_model *external_buffer_model(const float *weights, int64_t offset_shift) {
+  tb_model *builder = tb_create();
+  uint32_t buffer = tb_buffer_after_end(builder, weights, 4 * sizeof *weights, offset_shift);
+  int32_t shape[] = {4};
+  tb_tensor(builder, "x", TFLACCEL_DTYPE_FLOAT32, 1, shape, 0);
+  tb_tensor(builder, "w", TFLACCEL_DTYPE_FLOAT32, 1, shape, buffer);
+  tb_tensor(builder, "y", TFLACCEL_DTYPE_FLOAT32, 1, shape, 0);
+  tb_op(builder, tb_opcode(builder, TFLACCEL_OP_ADD, NULL), 2, (int32_t[]){0, 1}, 1,
+        (int32_t[]){2});
+  tb_inputs(builder, 1, (int32_t[]){0});
+  tb_outputs(builder, 1, (int32_t[]){2});
+  return builder;
+}
+
+START_TEST(buffers_after_the_flatbuffer_are_used_in_place) {
+  const float weights[4] = {1.5f, -2.0f, 3.0f, 4.25f};
+  tb_model *builder = external_buffer_model(weights, 0);
+  size_t size;
+  uint8_t *bytes = tb_serialize(builder, &size);
+  ck_assert_ptr_nonnull(bytes);
+  tflaccel_model *model = NULL;
+  tflaccel_status status = tflaccel_model_load_memory(bytes, size, &model);
+  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+  const tflaccel_tensor_desc *w = &model_prepared_graph(model)->tensors[1];
+  ck_assert(w->flags & TFLACCEL_TENSOR_CONSTANT);
+  ck_assert_uint_eq(w->data_size, sizeof weights);
+  ck_assert_mem_eq(w->data, weights, sizeof weights);
+  tflaccel_model_summary summary = {.struct_size = sizeof summary};
+  ck_assert_ptr_null(tflaccel_model_get_summary(model, &summary));
+  ck_assert_uint_eq(summary.weight_bytes, sizeof weights);
+  tflaccel_model_destroy(model);
+  free(bytes);
+  tb_destroy(builder);
+
+  builder = external_buffer_model(weights, 64);
+  bytes = tb_serialize(builder, &size);
+  status = tflaccel_model_load_memory(bytes, size, &model);
+  ck_assert_ptr_nonnull(status);
+  ck_assert_ptr_nonnull(strstr(tflaccel_status_message(status), "buffer 1: offset"));
+  ck_assert_ptr_nonnull(strstr(tflaccel_status_message(status), "lie outside the file"));
+  tflaccel_status_free(status);
+  free(bytes);
+  tb_destroy(builder);
+}
+END_TEST
+
 int main(void) {
   Suite *suite = suite_create("model_load");
   TCase *cases = tcase_create("load");
@@ -420,6 +467,7 @@ int main(void) {
   tcase_add_test(cases, api_arguments_are_checked);
   tcase_add_test(cases, subgraphs_metadata_and_signatures);
   tcase_add_test(cases, old_and_unknown_operator_codes);
+  tcase_add_test(cases, buffers_after_the_flatbuffer_are_used_in_place);
   suite_add_tcase(suite, cases);
   SRunner *runner = srunner_create(suite);
   srunner_run_all(runner, CK_NORMAL);

@@ -52,6 +52,9 @@ typedef struct tb_opcode_record {
 typedef struct tb_buffer_record {
   uint8_t *data;
   size_t size;
+  int after_end;        /* stored past the flatbuffer, by offset and size */
+  int64_t offset_shift;
+  uint64_t offset;      /* where it lands, once known */
 } tb_buffer_record;
 
 struct tb_model {
@@ -127,6 +130,14 @@ uint32_t tb_buffer(tb_model *model, const void *data, size_t size) {
   model->buffers[index].data = malloc(size ? size : 1);
   if (size) memcpy(model->buffers[index].data, data, size);
   model->buffers[index].size = size;
+  return index;
+}
+
+uint32_t tb_buffer_after_end(tb_model *model, const void *data, size_t size, int64_t offset_shift) {
+  uint32_t index = tb_buffer(model, data, size);
+  model->buffers[index].after_end = 1;
+  model->buffers[index].offset_shift = offset_shift;
+  model->buffers[index].offset = 2; /* any value > 1 until the real one is known */
   return index;
 }
 
@@ -321,7 +332,7 @@ static fbw_node *write_main_subgraph(tb_model *model, fbw *w) {
   return subgraph;
 }
 
-uint8_t *tb_serialize(tb_model *model, size_t *size) {
+static uint8_t *serialize_flatbuffer(tb_model *model, size_t *size) {
   fbw_destroy(model->writer);
   fbw *w = model->writer = fbw_create();
   if (w == NULL) return NULL;
@@ -351,7 +362,10 @@ uint8_t *tb_serialize(tb_model *model, size_t *size) {
   fbw_node *buffers[TB_MAX];
   for (uint32_t i = 0; i < model->buffer_count; ++i) {
     buffers[i] = fbw_table(w);
-    if (model->buffers[i].size)
+    if (model->buffers[i].after_end) {
+      fbw_scalar(buffers[i], 1, 8, model->buffers[i].offset + (uint64_t)model->buffers[i].offset_shift);
+      fbw_scalar(buffers[i], 2, 8, model->buffers[i].size);
+    } else if (model->buffers[i].size)
       fbw_ref(buffers[i], 0, fbw_vector(w, model->buffers[i].data, (uint32_t)model->buffers[i].size,
                                         1, 16));
   }
@@ -376,6 +390,41 @@ uint8_t *tb_serialize(tb_model *model, size_t *size) {
     fbw_ref(root, 7, fbw_vector_of(w, &signature, 1));
   }
   return fbw_finish(w, root, "TFL3", size);
+}
+
+/* Buffers stored after the flatbuffer: the first pass tells where the
+ * flatbuffer ends; the second writes the same layout with the real offsets
+ * (the offset fields exist in both, so the size does not change). */
+uint8_t *tb_serialize(tb_model *model, size_t *size) {
+  size_t flatbuffer_size;
+  uint8_t *bytes = serialize_flatbuffer(model, &flatbuffer_size);
+  int external = 0;
+  uint64_t end = flatbuffer_size;
+  for (uint32_t i = 0; i < model->buffer_count; ++i) {
+    tb_buffer_record *buffer = &model->buffers[i];
+    if (!buffer->after_end) continue;
+    external = 1;
+    buffer->offset = (end + 15) / 16 * 16;
+    end = buffer->offset + buffer->size;
+  }
+  if (!external || bytes == NULL) {
+    *size = flatbuffer_size;
+    return bytes;
+  }
+  free(bytes);
+  bytes = serialize_flatbuffer(model, &flatbuffer_size);
+  uint8_t *file = bytes ? calloc(1, (size_t)end) : NULL;
+  if (file == NULL) {
+    free(bytes);
+    return NULL;
+  }
+  memcpy(file, bytes, flatbuffer_size);
+  free(bytes);
+  for (uint32_t i = 0; i < model->buffer_count; ++i)
+    if (model->buffers[i].after_end)
+      memcpy(file + model->buffers[i].offset, model->buffers[i].data, model->buffers[i].size);
+  *size = (size_t)end;
+  return file;
 }
 
 size_t tb_tensors_vector_position(const tb_model *model) {

@@ -40,6 +40,10 @@ void tb_subgraph_name(tb_model *model, const char *name);
 void tb_extra_subgraph(tb_model *model, const char *name);
 
 uint32_t tb_buffer(tb_model *model, const void *data, size_t size);
+/* A buffer stored after the flatbuffer, found through the Buffer table's
+ * offset and size fields (the form models over 2 GB use). offset_shift is
+ * added to the written offset, so that tests can point it elsewhere. */
+uint32_t tb_buffer_after_end(tb_model *model, const void *data, size_t size, int64_t offset_shift);
 uint32_t tb_tensor(tb_model *model, const char *name, int8_t type, uint32_t rank,
                    const int32_t *shape, uint32_t buffer);
 void tb_tensor_quantization(tb_model *model, uint32_t tensor, uint32_t count, const float *scales,

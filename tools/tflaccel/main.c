@@ -17,6 +17,8 @@ static const command commands[] = {
     {"plugins", tflaccel_cmd_plugins, "list accelerator plugins, their status and devices"},
     {"inspect", tflaccel_cmd_inspect, "describe a .tflite model (and where its ops would run)"},
     {"run", tflaccel_cmd_run, "run a model once and write its outputs"},
+    {"bench", tflaccel_cmd_bench, "time a model like TFLite's benchmark_model"},
+    {"diff", tflaccel_cmd_diff, "compare an accelerator's outputs with cpu_ref, like inference_diff"},
 };
 
 static void print_usage(FILE *stream) {

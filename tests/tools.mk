@@ -1,0 +1,37 @@
+# tflaccel bench and diff: their helper units (Check), a diff run on a model
+# that makes NaN (Check), the CLI's flags and output lines (shell), and
+# bench/run-all.sh's table (shell).
+TOOLS_HELPER_SOURCES = \
+	tools/tflaccel/stats.c \
+	tools/tflaccel/bench_clock.c \
+	tools/tflaccel/bench_flags.c \
+	tools/tflaccel/bench_memory.c \
+	tools/tflaccel/bench_random_inputs.c \
+	tools/tflaccel/bench_tensor_values.c \
+	tools/tflaccel/input_generator.c \
+	tools/tflaccel/half.c
+
+check_PROGRAMS += tests/tools/test_bench_helpers tests/tools/test_diff_non_finite
+TESTS += \
+	tests/tools/test_bench_helpers \
+	tests/tools/test_diff_non_finite \
+	tests/tools/bench_cli.sh \
+	tests/tools/diff_cli.sh \
+	tests/tools/run_all_table.sh
+dist_check_SCRIPTS += \
+	tests/tools/bench_cli.sh \
+	tests/tools/diff_cli.sh \
+	tests/tools/run_all_table.sh
+EXTRA_DIST += tests/tools/cli_checks.sh
+
+tests_tools_test_bench_helpers_SOURCES = tests/tools/test_bench_helpers.c $(TOOLS_HELPER_SOURCES) \
+	tests/support/test_util.c tests/support/test_util.h
+tests_tools_test_bench_helpers_CPPFLAGS = $(TEST_CPP_FLAGS)
+tests_tools_test_bench_helpers_CFLAGS = $(TEST_C_FLAGS)
+tests_tools_test_bench_helpers_LDADD = libtflaccel.la $(CHECK_LIBS) -lm
+
+tests_tools_test_diff_non_finite_SOURCES = tests/tools/test_diff_non_finite.c \
+	tests/support/test_util.c tests/support/test_util.h
+tests_tools_test_diff_non_finite_CPPFLAGS = $(TEST_CPP_FLAGS)
+tests_tools_test_diff_non_finite_CFLAGS = $(TEST_C_FLAGS)
+tests_tools_test_diff_non_finite_LDADD = tests/libmodel_test_support.la libtflaccel_core.la $(CHECK_LIBS)
