@@ -48,21 +48,17 @@ tests_model_test_model_fold_LDADD = $(MODEL_TEST_LINK)
 # only the public API).
 INSPECT_TEST_SOURCES = \
 	tests/model/inspect_runner.c \
-	tests/model/inspect_runner.h \
-	tools/tflaccel/cmd_inspect.c \
-	tools/tflaccel/commands.h \
-	tools/tflaccel/json_writer.c \
-	tools/tflaccel/json_writer.h
+	tests/model/inspect_runner.h
 
 tests_model_test_inspect_SOURCES = tests/model/test_inspect.c $(INSPECT_TEST_SOURCES)
 tests_model_test_inspect_CPPFLAGS = $(TEST_CPP_FLAGS)
 tests_model_test_inspect_CFLAGS = $(TEST_C_FLAGS)
-tests_model_test_inspect_LDADD = $(MODEL_TEST_LINK)
+tests_model_test_inspect_LDADD = tools/libtflaccel_cli.la $(MODEL_TEST_LINK)
 
 tests_model_test_flatc_crosscheck_SOURCES = tests/model/test_flatc_crosscheck.c $(INSPECT_TEST_SOURCES)
 tests_model_test_flatc_crosscheck_CPPFLAGS = $(TEST_CPP_FLAGS) -DTFLACCEL_FLATC='"$(FLATC)"'
 tests_model_test_flatc_crosscheck_CFLAGS = $(TEST_C_FLAGS)
-tests_model_test_flatc_crosscheck_LDADD = $(MODEL_TEST_LINK)
+tests_model_test_flatc_crosscheck_LDADD = tools/libtflaccel_cli.la $(MODEL_TEST_LINK)
 
 # The small MediaPipe models the tests use when ../shared/models is absent.
 EXTRA_DIST += \

@@ -1,15 +1,8 @@
 # tflaccel bench and diff: their helper units (Check), a diff run on a model
 # that makes NaN (Check), the CLI's flags and output lines (shell), and
 # bench/run-all.sh's table (shell).
-TOOLS_HELPER_SOURCES = \
-	tools/tflaccel/stats.c \
-	tools/tflaccel/bench_clock.c \
-	tools/tflaccel/bench_flags.c \
-	tools/tflaccel/bench_memory.c \
-	tools/tflaccel/bench_random_inputs.c \
-	tools/tflaccel/bench_tensor_values.c \
-	tools/tflaccel/input_generator.c \
-	tools/tflaccel/half.c
+# The helpers come from tools/libtflaccel_cli.la.
+TOOLS_HELPER_SOURCES =
 
 check_PROGRAMS += tests/tools/test_bench_helpers tests/tools/test_diff_non_finite
 TESTS += \
@@ -28,7 +21,7 @@ tests_tools_test_bench_helpers_SOURCES = tests/tools/test_bench_helpers.c $(TOOL
 	tests/support/test_util.c tests/support/test_util.h
 tests_tools_test_bench_helpers_CPPFLAGS = $(TEST_CPP_FLAGS)
 tests_tools_test_bench_helpers_CFLAGS = $(TEST_C_FLAGS)
-tests_tools_test_bench_helpers_LDADD = libtflaccel.la $(CHECK_LIBS) -lm
+tests_tools_test_bench_helpers_LDADD = tools/libtflaccel_cli.la libtflaccel.la $(CHECK_LIBS) -lm
 
 tests_tools_test_diff_non_finite_SOURCES = tests/tools/test_diff_non_finite.c \
 	tests/support/test_util.c tests/support/test_util.h

@@ -1,13 +1,19 @@
-# The tflaccel command-line tool. It uses only the public API.
+# The tflaccel command-line tool. It uses only the public API. Its commands
+# live in a convenience library so that tests can run them in-process.
+noinst_LTLIBRARIES += tools/libtflaccel_cli.la
 bin_PROGRAMS += tflaccel
-tflaccel_SOURCES = \
-	tools/tflaccel/main.c \
+tflaccel_SOURCES = tools/tflaccel/main.c
+tflaccel_LDADD = tools/libtflaccel_cli.la libtflaccel.la
+
+tools_libtflaccel_cli_la_SOURCES = \
 	tools/tflaccel/commands.h \
 	tools/tflaccel/json_writer.c \
 	tools/tflaccel/json_writer.h \
 	tools/tflaccel/cli_options.c \
 	tools/tflaccel/cli_options.h \
 	tools/tflaccel/cmd_inspect.c \
+	tools/tflaccel/inspect_plan.c \
+	tools/tflaccel/inspect_plan.h \
 	tools/tflaccel/cmd_plugins.c \
 	tools/tflaccel/cmd_run.c \
 	tools/tflaccel/half.c \
@@ -32,4 +38,4 @@ tflaccel_SOURCES = \
 	tools/tflaccel/bench_random_inputs.h \
 	tools/tflaccel/bench_tensor_values.c \
 	tools/tflaccel/bench_tensor_values.h
-tflaccel_LDADD = libtflaccel.la
+tools_libtflaccel_cli_la_LIBADD = -lm

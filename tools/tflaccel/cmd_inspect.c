@@ -9,15 +9,20 @@
 
 #include "tflaccel/tflaccel.h"
 #include "tools/tflaccel/commands.h"
+#include "tools/tflaccel/cli_options.h"
+#include "tools/tflaccel/inspect_plan.h"
 #include "tools/tflaccel/json_writer.h"
 
 static void usage(FILE *stream) {
-  fputs("usage: tflaccel inspect [--json] MODEL.tflite\n"
+  fputs("usage: tflaccel inspect [--json] [--accelerator NAMES ...] MODEL.tflite\n"
         "  Shows a model's inputs and outputs (name, type, shape, quantization), its op\n"
         "  histogram, tensor count, weight bytes, an estimate of its peak activation\n"
-        "  memory and its custom ops.\n"
-        "  --json  print one JSON object instead\n",
+        "  memory and its custom ops. With --accelerator (or any partitioning flag) it\n"
+        "  also compiles the model and shows the partition plan: each partition's\n"
+        "  accelerator, ops, boundary tensors and their bytes.\n"
+        "  --json  print one JSON object instead (with a \"plan\" array when planning)\n",
         stream);
+  fputs(cli_compile_flags_help(), stream);
 }
 
 /* Op counts of subgraph 0 as stored, keyed by BuiltinOperator name,
@@ -300,7 +305,17 @@ static int fail(tflaccel_status status) {
 int tflaccel_cmd_inspect(int argc, char **argv) {
   const char *path = NULL;
   int json = 0;
+  /* Any partitioning flag asks for the plan, which needs a compile. */
+  cli_compile_flags flags;
+  cli_compile_flags_init(&flags);
+  int want_plan = 0;
   for (int i = 1; i < argc; ++i) {
+    int shared = cli_parse_compile_flag("tflaccel inspect", argc, argv, &i, &flags);
+    if (shared < 0) return 2;
+    if (shared > 0) {
+      want_plan = 1;
+      continue;
+    }
     if (strcmp(argv[i], "--json") == 0) {
       json = 1;
     } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
@@ -329,15 +344,29 @@ int tflaccel_cmd_inspect(int argc, char **argv) {
   op_histogram histogram = {NULL, 0};
   status = tflaccel_model_get_summary(model, &summary);
   if (status == NULL) status = histogram_build(model, summary.op_count, &histogram);
+  tflaccel_environment *environment = NULL;
+  tflaccel_compiled_model *compiled = NULL;
+  if (status == NULL && want_plan &&
+      !cli_compile("tflaccel inspect", &flags, model, &environment, &compiled)) {
+    histogram_free(&histogram);
+    tflaccel_model_destroy(model);
+    return 1;
+  }
+  const char *selection = flags.accelerators ? flags.accelerators
+                                             : (environment ? tflaccel_environment_selection(environment) : "");
   if (status == NULL) {
     if (json) {
       status = json_model(stdout, path, model, &summary, &histogram);
+      if (status == NULL && compiled != NULL) status = inspect_plan_json(stdout, model, compiled, selection);
       if (status == NULL) fputs("}\n", stdout);
     } else {
       status = print_model(stdout, path, model, &summary, &histogram);
+      if (status == NULL && compiled != NULL) status = inspect_plan_print(stdout, model, compiled, selection);
     }
   }
   histogram_free(&histogram);
+  tflaccel_compiled_model_destroy(compiled);
+  tflaccel_environment_destroy(environment);
   tflaccel_model_destroy(model);
   if (status) return fail(status);
   if (fflush(stdout) != 0) {
