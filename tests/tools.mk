@@ -28,3 +28,11 @@ tests_tools_test_diff_non_finite_SOURCES = tests/tools/test_diff_non_finite.c \
 tests_tools_test_diff_non_finite_CPPFLAGS = $(TEST_CPP_FLAGS)
 tests_tools_test_diff_non_finite_CFLAGS = $(TEST_C_FLAGS)
 tests_tools_test_diff_non_finite_LDADD = tests/libmodel_test_support.la libtflaccel_core.la $(CHECK_LIBS)
+
+check_PROGRAMS += tests/tools/test_json_writer
+TESTS += tests/tools/test_json_writer
+tests_tools_test_json_writer_SOURCES = tests/tools/test_json_writer.c \
+	tests/support/test_util.c tests/support/test_util.h
+tests_tools_test_json_writer_CPPFLAGS = $(TEST_CPP_FLAGS)
+tests_tools_test_json_writer_CFLAGS = $(TEST_C_FLAGS)
+tests_tools_test_json_writer_LDADD = tools/libtflaccel_cli.la libtflaccel.la $(CHECK_LIBS)

@@ -507,6 +507,14 @@ tflaccel_status tflaccel_compiled_model_output_info(const tflaccel_compiled_mode
   return describe_tensor(compiled, compiled->graph_outputs[index], info);
 }
 
+int32_t tflaccel_compiled_model_precision(const tflaccel_compiled_model *compiled) {
+  return compiled ? compiled->compile_options.precision : -1;
+}
+
+int32_t tflaccel_compiled_model_thread_count(const tflaccel_compiled_model *compiled) {
+  return compiled ? compiled->compile_options.thread_count : 0;
+}
+
 uint32_t tflaccel_compiled_model_partition_count(const tflaccel_compiled_model *compiled) {
   return compiled ? compiled->plan->partition_count : 0;
 }

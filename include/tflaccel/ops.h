@@ -405,7 +405,7 @@ typedef struct tflaccel_split_params {
  * {padding, stride_w, stride_h} as int32, not a flexbuffer. Inputs: input,
  * weights [O,H,W,I], bias [O]. */
 typedef struct tflaccel_transpose_conv_bias_params {
-  int32_t padding;
+  int32_t padding; /* tflaccel_padding (the loader converts MediaPipe's TfLitePadding) */
   int32_t stride_w, stride_h;
 } tflaccel_transpose_conv_bias_params;
 

@@ -191,6 +191,11 @@ tflaccel_status tflaccel_compiled_model_input_info(const tflaccel_compiled_model
 tflaccel_status tflaccel_compiled_model_output_info(const tflaccel_compiled_model *compiled_model,
                                                     uint32_t index, tflaccel_tensor_info *info);
 
+/* The precision and CPU thread count the model was compiled with, after
+ * defaults from the configuration were applied. */
+int32_t tflaccel_compiled_model_precision(const tflaccel_compiled_model *compiled_model);
+int32_t tflaccel_compiled_model_thread_count(const tflaccel_compiled_model *compiled_model);
+
 /* Where each op runs. */
 typedef struct tflaccel_partition_info {
   uint32_t struct_size;

@@ -38,6 +38,7 @@ for key in ("model", "model_size_mb", "accelerators_requested", "accelerators_se
     assert key in d, "missing key " + key
 assert d["model"] == sys.argv[2], d["model"]
 assert d["accelerators_requested"] == "cpu_ref" and d["accelerators_selected"] == "cpu_ref"
+assert d["precision"] in ("fp32", "fp16") and isinstance(d["threads"], int) and d["threads"] >= 1, d
 t = d["inference_us"]
 for key in ("count", "first", "curr", "min", "max", "avg", "std", "median", "samples"):
     assert key in t, "inference_us lacks " + key

@@ -45,6 +45,8 @@ typedef struct bench_results {
   process_memory at_start, after_init, at_end;
   op_placement placement;
   const char *selection;
+  int32_t precision;    /* as compiled, config defaults applied */
+  int32_t thread_count;
 } bench_results;
 
 static void print_help(void) {
@@ -352,14 +354,9 @@ static tflaccel_status write_json(const char *path, const bench_options *options
   json_write_string(out, options->compile.accelerators);
   fputs(", \"accelerators_selected\": ", out);
   json_write_string(out, results->selection);
-  /* null: the configuration's value, which the public API does not report. */
   fputs(",\n  \"precision\": ", out);
-  json_write_string(out, precision_name(options->compile.precision));
-  fputs(", \"threads\": ", out);
-  if (options->compile.thread_count > 0)
-    fprintf(out, "%d", (int)options->compile.thread_count);
-  else
-    fputs("null", out);
+  json_write_string(out, precision_name(results->precision));
+  fprintf(out, ", \"threads\": %d", (int)results->thread_count);
   fputs(", \"max_delegated_partitions\": ", out);
   if (options->compile.max_delegated_partitions >= 0)
     fprintf(out, "%d", (int)options->compile.max_delegated_partitions);
@@ -473,6 +470,8 @@ int tflaccel_cmd_bench(int argc, char **argv) {
     tflaccel_status_free(status);
   }
   results.selection = tflaccel_environment_selection(environment);
+  results.precision = tflaccel_compiled_model_precision(compiled);
+  results.thread_count = tflaccel_compiled_model_thread_count(compiled);
 
   if (results.model_size_mb >= 0)
     printf("The input model file size (MB): %g\n", results.model_size_mb);
