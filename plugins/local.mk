@@ -4,3 +4,8 @@ include $(srcdir)/plugins/cpu_ref/local.mk
 include $(srcdir)/plugins/gpu_cl/local.mk
 include $(srcdir)/plugins/gpu_vk/local.mk
 include $(srcdir)/plugins/gpu_gl/local.mk
+
+# Plugins are dlopen()ed by path, never linked against: their libtool .la
+# files serve no one once installed (distributions delete them too).
+install-exec-hook:
+	rm -f $(DESTDIR)$(plugindir)/*.la
