@@ -4,12 +4,12 @@ check_LTLIBRARIES += tests/libmodel_test_support.la
 tests_libmodel_test_support_la_SOURCES = \
 	tests/model/flatbuffer_writer.c \
 	tests/model/flatbuffer_writer.h \
-	tests/model/json_value.c \
-	tests/model/json_value.h \
 	tests/model/test_support.c \
 	tests/model/test_support.h \
 	tests/model/tflite_builder.c \
-	tests/model/tflite_builder.h
+	tests/model/tflite_builder.h \
+	tests/support/json.c \
+	tests/support/json.h
 tests_libmodel_test_support_la_CPPFLAGS = $(TEST_CPP_FLAGS)
 tests_libmodel_test_support_la_CFLAGS = $(TEST_C_FLAGS)
 

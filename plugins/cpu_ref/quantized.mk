@@ -7,6 +7,10 @@ plugins_libcpu_ref_impl_la_SOURCES += \
 	plugins/cpu_ref/kernels/quantized/fixed_point.h \
 	plugins/cpu_ref/kernels/quantized/quant_common.c \
 	plugins/cpu_ref/kernels/quantized/quant_common.h \
+	plugins/cpu_ref/kernels/quantized/weighted_op.c \
+	plugins/cpu_ref/kernels/quantized/weighted_op.h \
+	plugins/cpu_ref/kernels/quantized/binary_op.c \
+	plugins/cpu_ref/kernels/quantized/binary_op.h \
 	plugins/cpu_ref/kernels/quantized/conv.c \
 	plugins/cpu_ref/kernels/quantized/depthwise_conv.c \
 	plugins/cpu_ref/kernels/quantized/fully_connected.c \

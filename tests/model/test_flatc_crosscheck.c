@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "tests/model/inspect_runner.h"
-#include "tests/model/json_value.h"
 #include "tests/model/test_support.h"
+#include "tests/support/json.h"
 #include "tflaccel/tflaccel.h"
 
 extern char **environ;
@@ -69,13 +69,13 @@ static int run_flatc(const char *flatc, const char *directory, const char *schem
 }
 
 static double number_of(const json_value *value, const char *what) {
-  ck_assert_msg(value && value->type == JSON_NUMBER, "flatc JSON: %s is not a number", what);
+  ck_assert_msg(value && value->kind == JSON_NUMBER, "flatc JSON: %s is not a number", what);
   return value->number;
 }
 
 static int32_t op_code_by_name(const json_value *value) {
-  if (value && value->type == JSON_NUMBER) return (int32_t)value->number;
-  ck_assert_msg(value && value->type == JSON_STRING, "builtin_code is neither a name nor a number");
+  if (value && value->kind == JSON_NUMBER) return (int32_t)value->number;
+  ck_assert_msg(value && value->kind == JSON_STRING, "builtin_code is neither a name nor a number");
   for (int32_t code = 0; code < TFLACCEL_OP_CODE_COUNT; ++code) {
     const char *name = tflaccel_op_code_name(code);
     if (name && strcmp(name, value->string) == 0) return code;
@@ -86,7 +86,7 @@ static int32_t op_code_by_name(const json_value *value) {
 
 static void check_int_list(const json_value *list, const int32_t *values, uint32_t count,
                            const char *what) {
-  size_t length = list && list->type == JSON_ARRAY ? list->count : 0;
+  size_t length = list && list->kind == JSON_ARRAY ? list->count : 0;
   ck_assert_msg(length == count, "%s: flatc has %zu entries, the reader %u", what, length, count);
   for (uint32_t i = 0; i < count; ++i)
     ck_assert_msg((int32_t)number_of(json_at(list, i), what) == values[i],
@@ -109,11 +109,11 @@ static void compare(const char *name, const json_value *root, const tflaccel_mod
     ck_assert_ptr_null(tflaccel_model_tensor_info(model, t, &info));
     check_int_list(json_get(tensor, "shape"), info.shape, info.rank, "tensor shape");
     const json_value *type = json_get(tensor, "type");
-    ck_assert_msg(type && type->type == JSON_STRING &&
+    ck_assert_msg(type && type->kind == JSON_STRING &&
                       strcasecmp(type->string, tflaccel_dtype_name(info.dtype)) == 0,
                   "%s: tensor %u type", name, t);
     const json_value *tensor_name = json_get(tensor, "name");
-    ck_assert_str_eq(tensor_name && tensor_name->type == JSON_STRING ? tensor_name->string : "",
+    ck_assert_str_eq(tensor_name && tensor_name->kind == JSON_STRING ? tensor_name->string : "",
                      info.name);
   }
   const json_value *codes = json_get(root, "operator_codes");
@@ -195,16 +195,16 @@ static void compare_inspect(const char *path, const json_value *root) {
       const json_value *entry = json_at(reported, i);
       const json_value *name = json_get(tensor, "name");
       ck_assert_str_eq(json_get(entry, "name")->string,
-                       name && name->type == JSON_STRING ? name->string : "");
+                       name && name->kind == JSON_STRING ? name->string : "");
       ck_assert(strcasecmp(json_get(entry, "dtype")->string, json_get(tensor, "type")->string) == 0);
       const json_value *shape = json_get(tensor, "shape"), *reported_shape = json_get(entry, "shape");
-      size_t rank = shape && shape->type == JSON_ARRAY ? shape->count : 0;
+      size_t rank = shape && shape->kind == JSON_ARRAY ? shape->count : 0;
       ck_assert_uint_eq(reported_shape->count, rank);
       for (size_t k = 0; k < rank; ++k)
         ck_assert(json_at(reported_shape, k)->number == json_at(shape, k)->number);
     }
   }
-  json_free(report);
+  json_destroy(report);
 }
 
 START_TEST(reader_agrees_with_flatc) {
@@ -244,7 +244,7 @@ START_TEST(reader_agrees_with_flatc) {
     compare(paths[i], root, model);
     compare_inspect(paths[i], root);
     tflaccel_model_destroy(model);
-    json_free(root);
+    json_destroy(root);
     free(json_path);
   }
   test_free_paths(paths, count);
@@ -261,9 +261,15 @@ START_TEST(json_reader_reads_what_flatc_writes) {
   json_value *root = json_parse(text, sizeof text - 1, "data");
   ck_assert_ptr_nonnull(root);
   ck_assert_double_eq(json_at(json_get(root, "a"), 1)->number, -25.0);
-  ck_assert_int_eq(json_get(root, "data")->type, JSON_SKIPPED);
+  ck_assert_int_eq(json_get(root, "data")->kind, JSON_SKIPPED);
   ck_assert_str_eq(json_get(root, "s")->string, "x\"y");
-  json_free(root);
+  json_destroy(root);
+  /* \u escapes become UTF-8, surrogate pairs joined. */
+  static const char escapes[] = "[\"\\u0041\\u00e9\\ud83d\\ude00\"]";
+  root = json_parse(escapes, sizeof escapes - 1, NULL);
+  ck_assert_ptr_nonnull(root);
+  ck_assert_str_eq(json_at(root, 0)->string, "A\xc3\xa9\xf0\x9f\x98\x80");
+  json_destroy(root);
   ck_assert_ptr_null(json_parse("{\"a\": [1,", 9, NULL));
 }
 END_TEST

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "tests/model/inspect_runner.h"
-#include "tests/model/json_value.h"
 #include "tests/model/test_support.h"
+#include "tests/support/json.h"
 
 static json_value *inspect_json(const char *path) {
   char *out, *err;
@@ -26,13 +26,13 @@ static json_value *inspect_json(const char *path) {
 
 static double number(const json_value *value) {
   ck_assert_ptr_nonnull(value);
-  ck_assert_int_eq(value->type, JSON_NUMBER);
+  ck_assert_int_eq(value->kind, JSON_NUMBER);
   return value->number;
 }
 
 static void check_shape(const json_value *shape, const int *expected, size_t rank) {
   ck_assert_ptr_nonnull(shape);
-  ck_assert_int_eq(shape->type, JSON_ARRAY);
+  ck_assert_int_eq(shape->kind, JSON_ARRAY);
   ck_assert_uint_eq(shape->count, rank);
   for (size_t i = 0; i < rank; ++i) ck_assert_int_eq((int)number(json_at(shape, i)), expected[i]);
 }
@@ -71,7 +71,7 @@ START_TEST(json_describes_the_models) {
   ck_assert_uint_eq(json_get(root, "custom_ops")->count, 0);
   ck_assert(number(json_get(root, "weight_bytes")) > 0);
   ck_assert(number(json_get(root, "peak_activation_bytes")) > 0);
-  json_free(root);
+  json_destroy(root);
   free(path);
 
   path = test_join(dir, "selfie_segmentation.tflite");
@@ -84,7 +84,7 @@ START_TEST(json_describes_the_models) {
   ck_assert_str_eq(json_at(custom, 0)->string, "Convolution2DTransposeBias");
   check_tensor(json_at(json_get(root, "outputs"), 0), "activation_10", "float32",
                (int[]){1, 256, 256, 1}, 4);
-  json_free(root);
+  json_destroy(root);
   free(path);
 }
 END_TEST

@@ -6,13 +6,13 @@
 #include "config.h"
 
 #include <check.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "tests/support/json.h"
+#include "tests/support/model_compare.h"
 #include "tests/support/test_util.h"
 #include "tflaccel/tflaccel.h"
 
@@ -31,97 +31,6 @@ static const char *models_dir;
 /* snprintf into a path buffer, failing the test if it does not fit. */
 #define FORMAT_PATH(buffer, ...) \
   ck_assert_msg(snprintf((buffer), sizeof(buffer), __VA_ARGS__) < (int)sizeof(buffer), "path too long")
-
-static void *read_file(const char *path, size_t *size) {
-  FILE *file = fopen(path, "rb");
-  if (file == NULL) return NULL;
-  fseek(file, 0, SEEK_END);
-  long length = ftell(file);
-  fseek(file, 0, SEEK_SET);
-  void *data = malloc(length > 0 ? (size_t)length : 1);
-  if (data != NULL && fread(data, 1, (size_t)length, file) != (size_t)length) {
-    free(data);
-    data = NULL;
-  }
-  fclose(file);
-  *size = (size_t)length;
-  return data;
-}
-
-static double value_at(const void *data, int32_t dtype, size_t index) {
-  switch (dtype) {
-  case TFLACCEL_DTYPE_FLOAT32: return ((const float *)data)[index];
-  case TFLACCEL_DTYPE_INT32: return ((const int32_t *)data)[index];
-  case TFLACCEL_DTYPE_INT64: return (double)((const int64_t *)data)[index];
-  case TFLACCEL_DTYPE_UINT8: return ((const uint8_t *)data)[index];
-  case TFLACCEL_DTYPE_INT8: return ((const int8_t *)data)[index];
-  case TFLACCEL_DTYPE_INT16: return ((const int16_t *)data)[index];
-  case TFLACCEL_DTYPE_BOOL: return ((const uint8_t *)data)[index];
-  default: return NAN;
-  }
-}
-
-/* Compares one output with its reference under its tolerance; returns a
- * description of the failure, or NULL. */
-static const char *compare_output(const json_value *tolerance, int32_t dtype, const void *ours,
-                                  const void *reference, size_t count, char *why, size_t why_size) {
-  const json_value *kind = json_get(tolerance, "kind");
-  ck_assert_ptr_nonnull(kind);
-  if (!strcmp(kind->string, "float")) {
-    double scale = 1.0, worst = 0.0;
-    for (size_t i = 0; i < count; ++i) {
-      double r = fabs(value_at(reference, dtype, i));
-      if (r > scale) scale = r;
-    }
-    for (size_t i = 0; i < count; ++i) {
-      double o = value_at(ours, dtype, i);
-      if (!isfinite(o)) {
-        snprintf(why, why_size, "element %zu is %g", i, o);
-        return why;
-      }
-      double error = fabs(o - value_at(reference, dtype, i));
-      if (error > worst) worst = error;
-    }
-    double rtol = json_get(tolerance, "rtol_fp32")->number;
-    if (worst > rtol * scale) {
-      snprintf(why, why_size, "max error %.3g > %.3g (rtol %.1e x scale %.3g)", worst, rtol * scale,
-               rtol, scale);
-      return why;
-    }
-    return NULL;
-  }
-  if (!strcmp(kind->string, "quantized")) {
-    double max_lsb = json_get(tolerance, "max_lsb")->number, worst = 0.0;
-    size_t worst_index = 0, off = 0;
-    for (size_t i = 0; i < count; ++i) {
-      double error = fabs(value_at(ours, dtype, i) - value_at(reference, dtype, i));
-      if (error > max_lsb) ++off;
-      if (error > worst) {
-        worst = error;
-        worst_index = i;
-      }
-    }
-    if (worst > max_lsb) {
-      snprintf(why, why_size, "%zu of %zu elements off by more than %g LSB (worst %g at %zu)", off,
-               count, max_lsb, worst, worst_index);
-      return why;
-    }
-    return NULL;
-  }
-  if (!strcmp(kind->string, "index")) {
-    double minimum = json_get(tolerance, "min_identical_fraction")->number;
-    size_t same = 0;
-    for (size_t i = 0; i < count; ++i) same += value_at(ours, dtype, i) == value_at(reference, dtype, i);
-    double fraction = count ? (double)same / (double)count : 1.0;
-    if (fraction < minimum) {
-      snprintf(why, why_size, "%.4f identical < %.4f", fraction, minimum);
-      return why;
-    }
-    return NULL;
-  }
-  snprintf(why, why_size, "unknown tolerance kind %s", kind->string);
-  return why;
-}
 
 START_TEST(model_matches_reference) {
   const char *name = cases[_i].name;
@@ -174,7 +83,7 @@ START_TEST(model_matches_reference) {
       ck_assert_ptr_null(tflaccel_compiled_model_create_input_buffer(compiled, i, &inputs[i]));
       FORMAT_PATH(path, "%s/input_%u.bin", ref_dir, i);
       size_t size = 0;
-      void *data = read_file(path, &size);
+      void *data = model_compare_read_file(path, &size);
       ck_assert_msg(data != NULL, "cannot read %s", path);
       status = tflaccel_tensor_buffer_write(inputs[i], data, size);
       ck_assert_msg(status == NULL, "%s: %s", path, tflaccel_status_message(status));
@@ -194,14 +103,15 @@ START_TEST(model_matches_reference) {
       const json_value *output = &expected_outputs->items[i];
       FORMAT_PATH(path, "%s/%s", ref_dir, json_get(output, "file")->string);
       size_t size = 0;
-      void *reference = read_file(path, &size);
+      void *reference = model_compare_read_file(path, &size);
       ck_assert_msg(reference != NULL, "cannot read %s", path);
       int32_t dtype = tflaccel_tensor_buffer_dtype(outputs[i]);
       ck_assert_uint_eq(size, tflaccel_tensor_buffer_byte_size(outputs[i]));
       char why[256];
-      const char *failure = compare_output(json_get(output, "tolerance"), dtype,
-                                           tflaccel_tensor_buffer_data(outputs[i]), reference,
-                                           size / tflaccel_dtype_size(dtype), why, sizeof why);
+      const char *failure = model_compare_output(
+          json_get(output, "tolerance"), "rtol_fp32", dtype,
+          tflaccel_tensor_buffer_data(outputs[i]), reference, size / tflaccel_dtype_size(dtype),
+          why, sizeof why);
       ck_assert_msg(failure == NULL, "%s output %u (%s): %s", name, i,
                     json_get(output, "name")->string, failure);
       free(reference);

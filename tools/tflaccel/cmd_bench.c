@@ -87,20 +87,12 @@ static int match_seconds(int argc, char **argv, int *index, const char *name, do
 }
 
 /* 1: handled, 0: not one of bench's own flags, -1: bad (message printed). */
-static int parse_bench_flag(int argc, char **argv, int *index, bench_options *options) {
+static int parse_bench_flag(int argc, char **argv, int *index, void *untyped_options) {
+  bench_options *options = untyped_options;
   const char *value = NULL;
   int match;
-  long number;
-  if ((match = cli_match_value(COMMAND, argc, argv, index, "--graph", &value)) != 0) {
-    if (match < 0) return -1;
-    if (options->model_path != NULL && strcmp(options->model_path, value) != 0) {
-      fprintf(stderr, COMMAND ": one model at a time ('%s' and '%s')\n", options->model_path,
-              value);
-      return -1;
-    }
-    options->model_path = value;
-    return 1;
-  }
+  if ((match = cli_match_value(COMMAND, argc, argv, index, "--graph", &value)) != 0)
+    return match < 0 || !bench_set_model(COMMAND, &options->model_path, value) ? -1 : 1;
   if ((match = match_count(argc, argv, index, "--num_runs", &options->num_runs)) != 0) return match;
   if ((match = match_count(argc, argv, index, "--warmup_runs", &options->warmup_runs)) != 0)
     return match;
@@ -111,12 +103,9 @@ static int parse_bench_flag(int argc, char **argv, int *index, bench_options *op
   if ((match = match_seconds(argc, argv, index, "--warmup_min_secs", &options->warmup_min_secs)) !=
       0)
     return match;
-  if ((match = cli_match_value(COMMAND, argc, argv, index, "--num_threads", &value)) != 0) {
-    if (match < 0 || !cli_parse_int(COMMAND, "--num_threads", value, -1, 1024, &number)) return -1;
-    /* benchmark_model's -1 (and 0) leave the choice to the runtime. */
-    options->compile.thread_count = number > 0 ? (int32_t)number : 0;
-    return 1;
-  }
+  if ((match = bench_match_num_threads(COMMAND, argc, argv, index,
+                                       &options->compile.thread_count)) != 0)
+    return match;
   if ((match = bench_match_bool(COMMAND, argc, argv, index, "--use_gpu", &options->use_gpu)) != 0)
     return match;
   if ((match = bench_match_bool(COMMAND, argc, argv, index, "--gpu_precision_loss_allowed",
@@ -171,33 +160,16 @@ static int resolve_tflite_flags(bench_options *options) {
   return 1;
 }
 
-/* 0: go on; otherwise the exit code (help printed: 0; bad usage: 2). */
+/* 1: go on; 0: end with *exit_code (0 after --help, 2 on bad usage). */
 static int parse_arguments(int argc, char **argv, bench_options *options, int *exit_code) {
-  for (int i = 1; i < argc; ++i) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      print_help();
-      *exit_code = 0;
-      return 0;
-    }
-    int match = cli_parse_compile_flag(COMMAND, argc, argv, &i, &options->compile);
-    if (match == 0) match = parse_bench_flag(argc, argv, &i, options);
-    if (match < 0) return 0;
-    if (match > 0) continue;
-    if (argv[i][0] == '-' && argv[i][1] != '\0') {
-      fprintf(stderr, COMMAND ": unknown option '%s' (try --help)\n", argv[i]);
-      return 0;
-    }
-    if (options->model_path != NULL && strcmp(options->model_path, argv[i]) != 0) {
-      fprintf(stderr, COMMAND ": one model at a time ('%s' and '%s')\n", options->model_path,
-              argv[i]);
-      return 0;
-    }
-    options->model_path = argv[i];
-  }
-  if (options->model_path == NULL) {
-    fprintf(stderr, COMMAND ": no model given (usage: tflaccel bench [--graph=]MODEL [options])\n");
-    return 0;
-  }
+  const bench_command_line line = {COMMAND,
+                                   "tflaccel bench [--graph=]MODEL [options]",
+                                   print_help,
+                                   parse_bench_flag,
+                                   options,
+                                   &options->compile,
+                                   &options->model_path};
+  if (!bench_parse_command_line(&line, argc, argv, exit_code)) return 0;
   return resolve_tflite_flags(options);
 }
 

@@ -64,31 +64,21 @@ static void print_help(void) {
 }
 
 /* 1: handled, 0: not diff's own flag, -1: bad (message printed). */
-static int parse_diff_flag(int argc, char **argv, int *index, diff_options *options) {
+static int parse_diff_flag(int argc, char **argv, int *index, void *untyped_options) {
+  diff_options *options = untyped_options;
   const char *value = NULL;
   int match;
-  long number;
-  if ((match = cli_match_value(COMMAND, argc, argv, index, "--model_file", &value)) != 0) {
-    if (match < 0) return -1;
-    if (options->model_path != NULL && strcmp(options->model_path, value) != 0) {
-      fprintf(stderr, COMMAND ": one model at a time ('%s' and '%s')\n", options->model_path,
-              value);
-      return -1;
-    }
-    options->model_path = value;
-    return 1;
-  }
+  if ((match = cli_match_value(COMMAND, argc, argv, index, "--model_file", &value)) != 0)
+    return match < 0 || !bench_set_model(COMMAND, &options->model_path, value) ? -1 : 1;
   if ((match = cli_match_value(COMMAND, argc, argv, index, "--num_runs", &value)) != 0) {
     if (match < 0 ||
         !cli_parse_int(COMMAND, "--num_runs", value, 1, 100000000L, &options->num_runs))
       return -1;
     return 1;
   }
-  if ((match = cli_match_value(COMMAND, argc, argv, index, "--num_threads", &value)) != 0) {
-    if (match < 0 || !cli_parse_int(COMMAND, "--num_threads", value, -1, 1024, &number)) return -1;
-    options->compile.thread_count = number > 0 ? (int32_t)number : 0;
-    return 1;
-  }
+  if ((match = bench_match_num_threads(COMMAND, argc, argv, index,
+                                       &options->compile.thread_count)) != 0)
+    return match;
   if ((match = cli_match_value(COMMAND, argc, argv, index, "--seed", &value)) != 0) {
     if (match < 0 || !cli_parse_int(COMMAND, "--seed", value, 0, 4294967295L, &options->seed))
       return -1;
@@ -103,35 +93,16 @@ static int parse_diff_flag(int argc, char **argv, int *index, diff_options *opti
   return 0;
 }
 
-/* 0: go on; otherwise *exit_code says how to end (0 after --help, 2 on bad usage). */
+/* 1: go on; 0: end with *exit_code (0 after --help, 2 on bad usage). */
 static int parse_arguments(int argc, char **argv, diff_options *options, int *exit_code) {
-  for (int i = 1; i < argc; ++i) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      print_help();
-      *exit_code = 0;
-      return 0;
-    }
-    int match = cli_parse_compile_flag(COMMAND, argc, argv, &i, &options->compile);
-    if (match == 0) match = parse_diff_flag(argc, argv, &i, options);
-    if (match < 0) return 0;
-    if (match > 0) continue;
-    if (argv[i][0] == '-' && argv[i][1] != '\0') {
-      fprintf(stderr, COMMAND ": unknown option '%s' (try --help)\n", argv[i]);
-      return 0;
-    }
-    if (options->model_path != NULL && strcmp(options->model_path, argv[i]) != 0) {
-      fprintf(stderr, COMMAND ": one model at a time ('%s' and '%s')\n", options->model_path,
-              argv[i]);
-      return 0;
-    }
-    options->model_path = argv[i];
-  }
-  if (options->model_path == NULL) {
-    fprintf(stderr,
-            COMMAND ": no model given (usage: tflaccel diff [--model_file=]MODEL [options])\n");
-    return 0;
-  }
-  return 1;
+  const bench_command_line line = {COMMAND,
+                                   "tflaccel diff [--model_file=]MODEL [options]",
+                                   print_help,
+                                   parse_diff_flag,
+                                   options,
+                                   &options->compile,
+                                   &options->model_path};
+  return bench_parse_command_line(&line, argc, argv, exit_code);
 }
 
 static tflaccel_status compile_reference(tflaccel_environment *environment,

@@ -222,6 +222,13 @@ int q_check_constant(const tflaccel_graph_view *graph, const tflaccel_op_desc *o
   return 1;
 }
 
+int q_check_fused_activation(int32_t fused_activation, char *reason) {
+  if (fused_activation > TFLACCEL_ACT_RELU6)
+    return q_reason(reason, "fused activation %d is not supported on quantized tensors",
+                    fused_activation);
+  return 1;
+}
+
 const char *q_op_name(int32_t code) {
   switch (code) {
   case TFLACCEL_OP_ADD: return "ADD";

@@ -61,6 +61,10 @@ int q_check_per_tensor(const tflaccel_graph_view *graph, const tflaccel_op_desc 
 int q_check_constant(const tflaccel_graph_view *graph, const tflaccel_op_desc *op, uint32_t slot,
                      char *reason);
 
+/* A fused activation TFLite clamps quantized outputs with (NONE, RELU,
+ * RELU_N1_TO_1, RELU6). */
+int q_check_fused_activation(int32_t fused_activation, char *reason);
+
 /* TFLite's name of the op codes these kernels handle ("op" for others). */
 const char *q_op_name(int32_t code);
 

@@ -1,0 +1,137 @@
+#include "config.h"
+
+#include "tests/support/model_compare.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tflaccel/tflaccel.h"
+
+void *model_compare_read_file(const char *path, size_t *size) {
+  FILE *file = fopen(path, "rb");
+  if (file == NULL) return NULL;
+  long length = -1;
+  if (fseek(file, 0, SEEK_END) == 0) length = ftell(file);
+  void *data = NULL;
+  if (length >= 0 && fseek(file, 0, SEEK_SET) == 0) {
+    data = malloc(length > 0 ? (size_t)length : 1);
+    if (data != NULL && fread(data, 1, (size_t)length, file) != (size_t)length) {
+      free(data);
+      data = NULL;
+    }
+  }
+  fclose(file);
+  *size = data != NULL ? (size_t)length : 0;
+  return data;
+}
+
+double model_compare_value_at(const void *data, int32_t dtype, size_t index) {
+  switch (dtype) {
+  case TFLACCEL_DTYPE_FLOAT32: return ((const float *)data)[index];
+  case TFLACCEL_DTYPE_INT32: return ((const int32_t *)data)[index];
+  case TFLACCEL_DTYPE_INT64: return (double)((const int64_t *)data)[index];
+  case TFLACCEL_DTYPE_UINT8: return ((const uint8_t *)data)[index];
+  case TFLACCEL_DTYPE_INT8: return ((const int8_t *)data)[index];
+  case TFLACCEL_DTYPE_INT16: return ((const int16_t *)data)[index];
+  case TFLACCEL_DTYPE_BOOL: return ((const uint8_t *)data)[index];
+  default: return NAN;
+  }
+}
+
+/* A number member of the tolerance; 0 with a message in why when absent. */
+static int tolerance_number(const json_value *tolerance, const char *key, double *out, char *why,
+                            size_t why_size) {
+  const json_value *value = json_get(tolerance, key);
+  if (value == NULL || value->kind != JSON_NUMBER) {
+    snprintf(why, why_size, "the tolerance has no number %s", key);
+    return 0;
+  }
+  *out = value->number;
+  return 1;
+}
+
+static const char *compare_float(const json_value *tolerance, const char *rtol_key, int32_t dtype,
+                                 const void *ours, const void *reference, size_t count, char *why,
+                                 size_t why_size) {
+  double scale = 1.0, worst = 0.0;
+  for (size_t i = 0; i < count; ++i) {
+    double r = fabs(model_compare_value_at(reference, dtype, i));
+    if (r > scale) scale = r;
+  }
+  for (size_t i = 0; i < count; ++i) {
+    double o = model_compare_value_at(ours, dtype, i);
+    if (!isfinite(o)) {
+      snprintf(why, why_size, "element %zu is %g", i, o);
+      return why;
+    }
+    double error = fabs(o - model_compare_value_at(reference, dtype, i));
+    if (error > worst) worst = error;
+  }
+  double rtol;
+  if (!tolerance_number(tolerance, rtol_key, &rtol, why, why_size)) return why;
+  if (worst > rtol * scale) {
+    snprintf(why, why_size, "max error %.3g > %.3g (rtol %.1e x scale %.3g)", worst, rtol * scale,
+             rtol, scale);
+    return why;
+  }
+  return NULL;
+}
+
+static const char *compare_quantized(const json_value *tolerance, int32_t dtype, const void *ours,
+                                     const void *reference, size_t count, char *why,
+                                     size_t why_size) {
+  double max_lsb, worst = 0.0;
+  if (!tolerance_number(tolerance, "max_lsb", &max_lsb, why, why_size)) return why;
+  size_t worst_index = 0, off = 0;
+  for (size_t i = 0; i < count; ++i) {
+    double error =
+        fabs(model_compare_value_at(ours, dtype, i) - model_compare_value_at(reference, dtype, i));
+    if (error > max_lsb) ++off;
+    if (error > worst) {
+      worst = error;
+      worst_index = i;
+    }
+  }
+  if (worst > max_lsb) {
+    snprintf(why, why_size, "%zu of %zu elements off by more than %g LSB (worst %g at %zu)", off,
+             count, max_lsb, worst, worst_index);
+    return why;
+  }
+  return NULL;
+}
+
+static const char *compare_index(const json_value *tolerance, int32_t dtype, const void *ours,
+                                 const void *reference, size_t count, char *why,
+                                 size_t why_size) {
+  double minimum;
+  if (!tolerance_number(tolerance, "min_identical_fraction", &minimum, why, why_size)) return why;
+  size_t same = 0;
+  for (size_t i = 0; i < count; ++i)
+    same += model_compare_value_at(ours, dtype, i) == model_compare_value_at(reference, dtype, i);
+  double fraction = count ? (double)same / (double)count : 1.0;
+  if (fraction < minimum) {
+    snprintf(why, why_size, "%.4f identical < %.4f", fraction, minimum);
+    return why;
+  }
+  return NULL;
+}
+
+const char *model_compare_output(const json_value *tolerance, const char *rtol_key, int32_t dtype,
+                                 const void *ours, const void *reference, size_t count, char *why,
+                                 size_t why_size) {
+  const json_value *kind = json_get(tolerance, "kind");
+  if (kind == NULL || kind->kind != JSON_STRING) {
+    snprintf(why, why_size, "the tolerance names no kind");
+    return why;
+  }
+  if (!strcmp(kind->string, "float"))
+    return compare_float(tolerance, rtol_key, dtype, ours, reference, count, why, why_size);
+  if (!strcmp(kind->string, "quantized"))
+    return compare_quantized(tolerance, dtype, ours, reference, count, why, why_size);
+  if (!strcmp(kind->string, "index"))
+    return compare_index(tolerance, dtype, ours, reference, count, why, why_size);
+  snprintf(why, why_size, "unknown tolerance kind %s", kind->string);
+  return why;
+}
