@@ -25,3 +25,4 @@ clean-local:
 include $(srcdir)/tests/cpu_ref_quant.mk
 include $(srcdir)/tests/models.mk
 include $(srcdir)/tests/tools.mk
+include $(srcdir)/tests/conformance.mk

@@ -1,6 +1,8 @@
 /* gpu_cl: the OpenCL accelerator. It finds OpenCL devices through the ICD
- * loader and gives each a context, a queue and buffers; kernels arrive in a
- * later stage, so for now it accepts no ops and says why. */
+ * loader and gives each a context, a queue and buffers; the GPU layer
+ * (plugins/gpu_common) decides which ops run and lowers partitions into
+ * dispatches of the OpenCL C kernels in kernels/cl/, which this plugin
+ * builds for the device and queues. */
 #include "config.h"
 
 #include <errno.h>
@@ -8,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plugins/gpu_cl/cl_backend.h"
 #include "plugins/gpu_cl/cl_buffer.h"
 #include "plugins/gpu_cl/cl_context.h"
+#include "plugins/gpu_common/gpu_executable.h"
+#include "plugins/gpu_common/gpu_support.h"
 #include "tflaccel/accelerator.h"
-
-#define GPU_CL_NO_KERNELS_REASON \
-  "gpu_cl has no kernels yet: GPU execution lands with the gpu_cl kernels issue"
 
 typedef struct cl_plugin_state {
   const tflaccel_host_services *host;
@@ -24,24 +26,29 @@ typedef struct cl_plugin_device {
   tflaccel_device base; /* first: the core sees a tflaccel_device */
   const tflaccel_host_services *host;
   cl_device_context cl;
+  cl_backend_device backend_device;
+  gpu_backend backend;
 } cl_plugin_device;
 
 static cl_plugin_device *plugin_device(tflaccel_device *device) {
   return (cl_plugin_device *)device;
 }
 
-/* ---- ops: none until the kernels land ---- */
+/* ---- ops ---- */
 
 static tflaccel_status supports_op(tflaccel_device *device, const tflaccel_graph_view *graph,
                                    uint32_t op_index, const tflaccel_compile_options *options,
                                    tflaccel_op_support *support) {
-  (void)device;
-  (void)graph;
-  (void)op_index;
   (void)options;
-  support->level = TFLACCEL_SUPPORT_NO;
+  if (op_index >= graph->op_count)
+    return plugin_device(device)->host->status_make(
+        TFLACCEL_INVALID_ARGUMENT, "gpu_cl: supports_op: op %u of %u", op_index, graph->op_count);
   support->relative_cost = 0.0f;
-  snprintf(support->reason, sizeof support->reason, "%s", GPU_CL_NO_KERNELS_REASON);
+  support->reason[0] = '\0';
+  support->level = gpu_op_supported(graph, op_index, "gpu_cl", support->reason,
+                                    sizeof support->reason)
+                       ? TFLACCEL_SUPPORT_YES
+                       : TFLACCEL_SUPPORT_NO;
   return NULL;
 }
 
@@ -49,29 +56,26 @@ static tflaccel_status compile(tflaccel_device *device, const tflaccel_graph_vie
                                const tflaccel_partition_desc *partition,
                                const tflaccel_compile_options *options,
                                tflaccel_executable **executable) {
-  (void)graph;
-  (void)partition;
-  (void)options;
-  *executable = NULL;
-  return plugin_device(device)->host->status_make(TFLACCEL_UNSUPPORTED, "%s",
-                                                  GPU_CL_NO_KERNELS_REASON);
+  gpu_executable *created = NULL;
+  tflaccel_status status =
+      gpu_executable_create(&plugin_device(device)->backend, graph, partition, options, &created);
+  *executable = (tflaccel_executable *)created;
+  return status;
 }
 
-/* compile() creates no executable yet, so there is never one to release. */
 static void executable_destroy(tflaccel_device *device, tflaccel_executable *executable) {
   (void)device;
-  (void)executable;
+  gpu_executable_destroy((gpu_executable *)executable);
 }
 
 static tflaccel_status execute(tflaccel_device *device, tflaccel_executable *executable,
                                const tflaccel_binding *bindings, uint32_t binding_count,
                                tflaccel_event **completion) {
-  (void)executable;
-  (void)bindings;
-  (void)binding_count;
-  if (completion != NULL) *completion = NULL;
-  return plugin_device(device)->host->status_make(TFLACCEL_UNSUPPORTED, "%s",
-                                                  GPU_CL_NO_KERNELS_REASON);
+  if (completion != NULL) *completion = NULL; /* runs are synchronous */
+  if (executable == NULL)
+    return plugin_device(device)->host->status_make(TFLACCEL_INVALID_ARGUMENT,
+                                                    "gpu_cl: execute without an executable");
+  return gpu_executable_run((gpu_executable *)executable, bindings, binding_count);
 }
 
 /* ---- buffers ---- */
@@ -102,6 +106,7 @@ static tflaccel_status buffer_read(tflaccel_device *device, tflaccel_buffer *buf
 
 static void device_destroy(tflaccel_device *device) {
   cl_plugin_device *self = plugin_device(device);
+  cl_backend_release(&self->backend_device);
   cl_device_context_release(self->host, &self->cl);
   self->host->free(self->host->context, self);
 }
@@ -200,6 +205,13 @@ static tflaccel_status device_create(void *state, uint32_t index, tflaccel_devic
   tflaccel_status status =
       cl_device_context_create(host, &self->devices.entries[index], &created->cl);
   if (status != NULL) {
+    host->free(host->context, created);
+    return status;
+  }
+  status = cl_backend_init(host, &created->cl, &self->devices.entries[index].info,
+                           &created->backend_device, &created->backend);
+  if (status != NULL) {
+    cl_device_context_release(host, &created->cl);
     host->free(host->context, created);
     return status;
   }

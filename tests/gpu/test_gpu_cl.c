@@ -1,7 +1,10 @@
 /* gpu_cl: the common GPU plugin checks, plus what only OpenCL can say: the
  * devices reported are exactly those the ICD loader shows (queried here
  * directly), described the way OpenCL describes them, GPUs first, and the
- * platform option filters by platform. */
+ * platform option filters by platform; and what gpu_cl runs: which ops it
+ * takes or declines (with the reason), and a small graph computed on the
+ * device in both precisions. The per-op numerics are the conformance
+ * suite's (tests/conformance). */
 #include "config.h"
 
 #define CL_TARGET_OPENCL_VERSION 300
@@ -139,12 +142,192 @@ START_TEST(platform_option_filters_platforms) {
 }
 END_TEST
 
+/* out = relu(a + b) * c over [1, 2, 3, 5] (5 channels: not a multiple of
+ * the 4-channel slices), c a constant broadcast over channels. */
+typedef struct small_graph {
+  tflaccel_tensor_desc tensors[6];
+  tflaccel_op_desc ops[2];
+  tflaccel_op_params params[2];
+  float constant[5];
+  tflaccel_graph_view view;
+} small_graph;
+
+static const int32_t small_dims[4] = {1, 2, 3, 5};
+static const int32_t channel_dims[1] = {5};
+static const uint32_t add_inputs[2] = {0, 1}, add_outputs[1] = {2};
+static const uint32_t mul_inputs[2] = {2, 3}, mul_outputs[1] = {4};
+
+static void small_graph_init(small_graph *graph, int32_t dtype) {
+  memset(graph, 0, sizeof *graph);
+  for (int i = 0; i < 5; ++i) {
+    tflaccel_tensor_desc *t = &graph->tensors[i];
+    t->struct_size = sizeof *t;
+    t->dtype = i == 3 ? TFLACCEL_DTYPE_FLOAT32 : dtype;
+    t->rank = i == 3 ? 1 : 4;
+    t->dims = i == 3 ? channel_dims : small_dims;
+    t->name = "";
+    t->byte_size = i == 3 ? 20 : 30 * 4;
+  }
+  graph->tensors[0].flags = graph->tensors[1].flags = TFLACCEL_TENSOR_GRAPH_INPUT;
+  graph->tensors[4].flags = TFLACCEL_TENSOR_GRAPH_OUTPUT;
+  for (int c = 0; c < 5; ++c) graph->constant[c] = 0.5f + 0.25f * (float)c;
+  graph->tensors[3].flags = TFLACCEL_TENSOR_CONSTANT;
+  graph->tensors[3].data = graph->constant;
+  graph->tensors[3].data_size = sizeof graph->constant;
+  for (int o = 0; o < 2; ++o) {
+    tflaccel_op_desc *op = &graph->ops[o];
+    op->struct_size = sizeof *op;
+    op->code = o == 0 ? TFLACCEL_OP_ADD : TFLACCEL_OP_MUL;
+    op->version = 1;
+    op->params = &graph->params[o];
+    op->input_count = 2;
+    op->output_count = 1;
+    op->inputs = o == 0 ? add_inputs : mul_inputs;
+    op->outputs = o == 0 ? add_outputs : mul_outputs;
+  }
+  graph->params[0].arithmetic.fused_activation = TFLACCEL_ACT_RELU;
+  graph->view.struct_size = sizeof graph->view;
+  graph->view.tensor_count = 5;
+  graph->view.tensors = graph->tensors;
+  graph->view.op_count = 2;
+  graph->view.ops = graph->ops;
+}
+
+static tflaccel_op_support ask(tflaccel_device *device, const tflaccel_graph_view *graph,
+                               uint32_t op) {
+  tflaccel_compile_options options = {.struct_size = sizeof options, .thread_count = 1};
+  tflaccel_op_support support;
+  memset(&support, 0, sizeof support);
+  support.struct_size = sizeof support;
+  gpu_test_assert_ok(device->vtable->supports_op(device, graph, op, &options, &support),
+                     "supports_op");
+  return support;
+}
+
+START_TEST(float_ops_are_taken_quantized_declined) {
+  gpu_test_plugin test;
+  gpu_test_plugin_open_ok(&test);
+  tflaccel_device *device = gpu_test_device_create(&test, 0);
+  small_graph graph;
+  small_graph_init(&graph, TFLACCEL_DTYPE_FLOAT32);
+  for (uint32_t op = 0; op < 2; ++op) {
+    tflaccel_op_support support = ask(device, &graph.view, op);
+    ck_assert_msg(support.level == TFLACCEL_SUPPORT_YES, "op %u declined: %s", op, support.reason);
+  }
+  /* int8: quantized ops are declined, saying so. */
+  small_graph_init(&graph, TFLACCEL_DTYPE_INT8);
+  static const float scale = 0.1f;
+  static const int32_t zero_point = 0;
+  for (int i = 0; i < 5; ++i) {
+    graph.tensors[i].quantization.count = 1;
+    graph.tensors[i].quantization.scales = &scale;
+    graph.tensors[i].quantization.zero_points = &zero_point;
+  }
+  tflaccel_op_support support = ask(device, &graph.view, 0);
+  ck_assert_int_eq(support.level, TFLACCEL_SUPPORT_NO);
+  ck_assert_msg(strstr(support.reason, "quantized ops are not supported on gpu_cl") != NULL,
+                "reason: %s", support.reason);
+  /* A fused TANH has no clamp to express it. */
+  small_graph_init(&graph, TFLACCEL_DTYPE_FLOAT32);
+  graph.params[0].arithmetic.fused_activation = TFLACCEL_ACT_TANH;
+  support = ask(device, &graph.view, 0);
+  ck_assert_int_eq(support.level, TFLACCEL_SUPPORT_NO);
+  ck_assert_msg(strstr(support.reason, "fused activation") != NULL, "reason: %s", support.reason);
+  /* An op the GPU layer has no kernel for. */
+  small_graph_init(&graph, TFLACCEL_DTYPE_FLOAT32);
+  graph.ops[0].code = TFLACCEL_OP_SQUARED_DIFFERENCE;
+  support = ask(device, &graph.view, 0);
+  ck_assert_int_eq(support.level, TFLACCEL_SUPPORT_NO);
+  ck_assert_msg(strstr(support.reason, "gpu_cl") != NULL, "reason: %s", support.reason);
+  /* compile() refuses a declined op with the same reason. */
+  static const uint32_t op_list[] = {0};
+  static const uint32_t inputs[] = {0, 1}, outputs[] = {2};
+  tflaccel_partition_desc partition = {.struct_size = sizeof partition, .op_count = 1,
+                                       .ops = op_list, .input_count = 2, .inputs = inputs,
+                                       .output_count = 1, .outputs = outputs};
+  tflaccel_compile_options options = {.struct_size = sizeof options, .thread_count = 1};
+  tflaccel_executable *executable = NULL;
+  tflaccel_status status = device->vtable->compile(device, &graph.view, &partition, &options,
+                                                   &executable);
+  ck_assert_int_eq(tflaccel_status_code_of(status), TFLACCEL_UNSUPPORTED);
+  ck_assert_str_eq(tflaccel_status_message(status), support.reason);
+  ck_assert_ptr_null(executable);
+  tflaccel_status_free(status);
+  status = device->vtable->execute(device, NULL, NULL, 0, NULL);
+  ck_assert_int_eq(tflaccel_status_code_of(status), TFLACCEL_INVALID_ARGUMENT);
+  tflaccel_status_free(status);
+  device->vtable->destroy(device);
+  gpu_test_plugin_close(&test);
+}
+END_TEST
+
+/* Runs the small graph at precision on every device and checks each value. */
+static void run_small_graph(int32_t precision, float tolerance) {
+  gpu_test_plugin test;
+  gpu_test_plugin_open_ok(&test);
+  for (uint32_t index = 0; index < test.plugin->device_count(test.state); ++index) {
+    tflaccel_device *device = gpu_test_device_create(&test, index);
+    const tflaccel_device_vtable *vtable = device->vtable;
+    small_graph graph;
+    small_graph_init(&graph, TFLACCEL_DTYPE_FLOAT32);
+    static const uint32_t op_list[] = {0, 1};
+    static const uint32_t inputs[] = {0, 1}, outputs[] = {4};
+    tflaccel_partition_desc partition = {.struct_size = sizeof partition, .op_count = 2,
+                                         .ops = op_list, .input_count = 2, .inputs = inputs,
+                                         .output_count = 1, .outputs = outputs};
+    tflaccel_compile_options options = {.struct_size = sizeof options, .precision = precision,
+                                        .thread_count = 1};
+    tflaccel_executable *executable = NULL;
+    gpu_test_assert_ok(vtable->compile(device, &graph.view, &partition, &options, &executable),
+                       "compile");
+    float a[30], b[30], out[30];
+    for (int i = 0; i < 30; ++i) {
+      a[i] = (float)(i % 7) - 3.0f;
+      b[i] = 0.5f * (float)(i % 5) - 0.25f;
+    }
+    tflaccel_binding bindings[3];
+    const float *sources[2] = {a, b};
+    for (int i = 0; i < 3; ++i) {
+      bindings[i].tensor = i < 2 ? (uint32_t)i : 4u;
+      bindings[i].offset = 0;
+      bindings[i].size = sizeof a;
+      gpu_test_assert_ok(vtable->buffer_create(device, sizeof a, &bindings[i].buffer), "buffer");
+      if (i < 2)
+        gpu_test_assert_ok(vtable->buffer_write(device, bindings[i].buffer, 0, sources[i], sizeof a),
+                           "buffer_write");
+    }
+    gpu_test_assert_ok(vtable->execute(device, executable, bindings, 3, NULL), "execute");
+    gpu_test_assert_ok(vtable->buffer_read(device, bindings[2].buffer, 0, out, sizeof out),
+                       "buffer_read");
+    for (int i = 0; i < 30; ++i) {
+      float sum = a[i] + b[i];
+      float expected = (sum > 0.0f ? sum : 0.0f) * graph.constant[i % 5];
+      ck_assert_msg(out[i] >= expected - tolerance && out[i] <= expected + tolerance,
+                    "device %u element %d: %g, expected %g", index, i, (double)out[i],
+                    (double)expected);
+    }
+    for (int i = 0; i < 3; ++i) vtable->buffer_destroy(device, bindings[i].buffer);
+    vtable->executable_destroy(device, executable);
+    vtable->destroy(device);
+  }
+  gpu_test_plugin_close(&test);
+}
+
+START_TEST(small_graph_runs_in_fp32) { run_small_graph(TFLACCEL_PRECISION_FP32, 0.0f); }
+END_TEST
+
+START_TEST(small_graph_runs_in_fp16) { run_small_graph(TFLACCEL_PRECISION_FP16, 0.01f); }
+END_TEST
+
 int main(void) {
   Suite *suite = suite_create("gpu_cl");
   suite_add_tcase(suite, gpu_common_test_case());
   TCase *specific = tcase_create("gpu_cl OpenCL");
   tcase_add_test(specific, devices_match_what_opencl_reports);
   tcase_add_test(specific, platform_option_filters_platforms);
+  tcase_add_test(specific, float_ops_are_taken_quantized_declined);
+  tcase_add_test(specific, small_graph_runs_in_fp32);
+  tcase_add_test(specific, small_graph_runs_in_fp16);
   suite_add_tcase(suite, specific);
   return gpu_test_run(suite);
 }

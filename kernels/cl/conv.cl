@@ -1,0 +1,226 @@
+/* Convolutions. Weights of an output slice lie as [KH][KW][input slice][4]
+ * vectors: vector i of an input slice holds, for its input channel i, the
+ * weights of the slice's four output channels, so each input slice costs
+ * four vector multiply-adds. Bias is one vector per output slice. */
+
+/* acc + v.x * w[at] + v.y * w[at + 1] + ..., one input channel at a time
+ * in order: the summation order of cpu_ref and XNNPACK, whose results some
+ * models amplify (with contraction off in fp32, see common.cl). */
+FLT4 madd4(FLT4 v, __global STORAGE *w, int at, FLT4 acc) {
+  acc += v.x * LOAD4(w, at);
+  acc += v.y * LOAD4(w, at + 1);
+  acc += v.z * LOAD4(w, at + 2);
+  acc += v.w * LOAD4(w, at + 3);
+  return acc;
+}
+
+/* t0 <- conv(t1, weights t2, bias t3); each work item computes K[11]
+ * (1 to 4) consecutive output slices, reusing every input slice it reads. */
+__kernel void gpu_conv2d(KERNEL_ARGS) {
+  KERNEL_START;
+  int x = get_global_id(0), by = get_global_id(1), group = get_global_id(2);
+  int per_item = K[11], slices = P[P_OUT_S];
+  int s0 = group * per_item;
+  if (x >= P[P_OUT_W] || by >= P[P_OUT_B] * P[P_OUT_H] || s0 >= slices) return;
+  int b = by / P[P_OUT_H], y = by - b * P[P_OUT_H];
+  int in_h = K[0], in_w = K[1], in_s = K[2], kh = K[3], kw = K[4];
+  int y0 = y * K[5] - K[9], x0 = x * K[6] - K[10];
+  int count = min(per_item, slices - s0);
+  int stride = kh * kw * in_s * 4; /* weight vectors per output slice */
+  __global STORAGE *w0 = t2 + s0 * stride * 4;
+  __global STORAGE *w1 = count > 1 ? w0 + stride * 4 : w0;
+  __global STORAGE *w2 = count > 2 ? w1 + stride * 4 : w0;
+  __global STORAGE *w3 = count > 3 ? w2 + stride * 4 : w0;
+  FLT4 acc0 = LOAD4(t3, s0);
+  FLT4 acc1 = count > 1 ? LOAD4(t3, s0 + 1) : F4(0);
+  FLT4 acc2 = count > 2 ? LOAD4(t3, s0 + 2) : F4(0);
+  FLT4 acc3 = count > 3 ? LOAD4(t3, s0 + 3) : F4(0);
+  for (int ky = 0; ky < kh; ++ky) {
+    int iy = y0 + ky * K[7];
+    if (iy < 0 || iy >= in_h) continue;
+    for (int kx = 0; kx < kw; ++kx) {
+      int ix = x0 + kx * K[8];
+      if (ix < 0 || ix >= in_w) continue;
+      int in_at = ((b * in_h + iy) * in_w + ix) * in_s;
+      int w_at = (ky * kw + kx) * in_s * 4;
+      for (int is = 0; is < in_s; ++is, w_at += 4) {
+        FLT4 v = LOAD4(t1, in_at + is);
+        acc0 = madd4(v, w0, w_at, acc0);
+        if (count > 1) acc1 = madd4(v, w1, w_at, acc1);
+        if (count > 2) acc2 = madd4(v, w2, w_at, acc2);
+        if (count > 3) acc3 = madd4(v, w3, w_at, acc3);
+      }
+    }
+  }
+  finish_slice(P, TENSORS, b, y, x, s0, acc0);
+  if (count > 1) finish_slice(P, TENSORS, b, y, x, s0 + 1, acc1);
+  if (count > 2) finish_slice(P, TENSORS, b, y, x, s0 + 2, acc2);
+  if (count > 3) finish_slice(P, TENSORS, b, y, x, s0 + 3, acc3);
+}
+
+/* The depthwise taps for one output slice: column by column (kx outer,
+ * cpu_ref's and XNNPACK's order). A macro so that the common 3x3 and 5x5
+ * windows get constant bounds the compiler unrolls, issuing every tap's
+ * loads up front instead of one after another. */
+#define DEPTHWISE_TAPS(KH, KW)                                                       \
+  for (int kx = 0; kx < (KW); ++kx) {                                                \
+    int ix = x0 + kx * K[8];                                                         \
+    if (ix < 0 || ix >= in_w) continue;                                              \
+    for (int ky = 0; ky < (KH); ++ky) {                                              \
+      int iy = y0 + ky * K[7];                                                       \
+      if (iy < 0 || iy >= in_h) continue;                                            \
+      int pixel_slice = ((b * in_h + iy) * in_w + ix) * in_s;                        \
+      FLT4 v;                                                                        \
+      if (multiplier == 1) {                                                         \
+        v = LOAD4(t1, pixel_slice + s);                                              \
+      } else {                                                                       \
+        /* Padding lanes read a valid channel: their weights are zero. */            \
+        v.x = load_channel(t1, pixel_slice, min(s * 4, last) / multiplier);          \
+        v.y = load_channel(t1, pixel_slice, min(s * 4 + 1, last) / multiplier);      \
+        v.z = load_channel(t1, pixel_slice, min(s * 4 + 2, last) / multiplier);      \
+        v.w = load_channel(t1, pixel_slice, min(s * 4 + 3, last) / multiplier);      \
+      }                                                                              \
+      acc += v * LOAD4(t2, (s * (KH) + ky) * (KW) + kx);                             \
+    }                                                                                \
+  }
+
+/* t0 <- depthwise conv(t1, weights t2 [slice][KH][KW] vectors, bias t3);
+ * output channel c reads input channel c / K[11] (the multiplier). */
+__kernel void gpu_depthwise_conv2d(KERNEL_ARGS) {
+  KERNEL_START;
+  OUTPUT_COORDS;
+  int in_h = K[0], in_w = K[1], in_s = K[2], kh = K[3], kw = K[4], multiplier = K[11];
+  int y0 = y * K[5] - K[9], x0 = x * K[6] - K[10];
+  int last = P[P_OUT_C] - 1;
+  FLT4 acc = LOAD4(t3, s);
+  if (kh == 3 && kw == 3) {
+    DEPTHWISE_TAPS(3, 3)
+  } else if (kh == 5 && kw == 5) {
+    DEPTHWISE_TAPS(5, 5)
+  } else {
+    DEPTHWISE_TAPS(kh, kw)
+  }
+  finish_slice(P, TENSORS, b, y, x, s, acc);
+}
+
+/* t0 <- transposed conv(t1, weights t2 laid out as gpu_conv2d's, bias t3):
+ * each output gathers the inputs whose taps land on it. */
+__kernel void gpu_transpose_conv2d(KERNEL_ARGS) {
+  KERNEL_START;
+  OUTPUT_COORDS;
+  int in_h = K[0], in_w = K[1], in_s = K[2], kh = K[3], kw = K[4];
+  int stride_h = K[5], stride_w = K[6];
+  FLT4 acc = LOAD4(t3, s);
+  int w_base = s * kh * kw * in_s * 4;
+  for (int ky = 0; ky < kh; ++ky) {
+    int ty = y + K[7] - ky;
+    if (ty < 0 || ty % stride_h != 0 || ty / stride_h >= in_h) continue;
+    int iy = ty / stride_h;
+    for (int kx = 0; kx < kw; ++kx) {
+      int tx = x + K[8] - kx;
+      if (tx < 0 || tx % stride_w != 0 || tx / stride_w >= in_w) continue;
+      int ix = tx / stride_w;
+      int in_at = ((b * in_h + iy) * in_w + ix) * in_s;
+      int w_at = w_base + (ky * kw + kx) * in_s * 4;
+      for (int is = 0; is < in_s; ++is, w_at += 4) {
+        FLT4 v = LOAD4(t1, in_at + is);
+        acc = madd4(v, t2, w_at, acc);
+      }
+    }
+  }
+  finish_slice(P, TENSORS, b, y, x, s, acc);
+}
+
+/* 1x1 convolution (FULLY_CONNECTED too) for layers with few outputs and
+ * many input channels: one work group per output slice, its work items
+ * splitting the input slices (item r takes r, r + n, ...) and the partial
+ * sums added in item order. Weights and parameters as gpu_conv2d's.
+ * Whatever work-group size the device grants, each group computes the whole
+ * sum, so extra groups along dimension 0 only repeat the same result. */
+#define SPLIT_MAX_ITEMS 64
+__kernel void gpu_conv2d_split(KERNEL_ARGS) {
+  __local FLT4 partial[SPLIT_MAX_ITEMS];
+  KERNEL_START;
+  int r = get_local_id(0), items = min((int)get_local_size(0), SPLIT_MAX_ITEMS);
+  int pixel = get_global_id(1), s = get_global_id(2);
+  int out_h = P[P_OUT_H], out_w = P[P_OUT_W];
+  /* No early return before the barrier: every item must reach it. */
+  int active = pixel < P[P_OUT_B] * out_h * out_w && s < P[P_OUT_S];
+  int b = pixel / (out_h * out_w), y = pixel / out_w % out_h, x = pixel % out_w;
+  int in_s = K[2];
+  int in_at = ((b * K[0] + y * K[5] - K[9]) * K[1] + x * K[6] - K[10]) * in_s;
+  __global STORAGE *w = t2 + s * in_s * 16;
+  FLT4 acc = F4(0);
+  if (active && r < items)
+    for (int is = r; is < in_s; is += items) acc = madd4(LOAD4(t1, in_at + is), w, is * 4, acc);
+  if (r < SPLIT_MAX_ITEMS) partial[r] = acc;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (!active || r != 0) return;
+  FLT4 total = LOAD4(t3, s);
+  for (int i = 0; i < items; ++i) total += partial[i];
+  finish_slice(P, TENSORS, b, y, x, s, total);
+}
+
+/* Convolution (FULLY_CONNECTED too) for layers with few output pixels and
+ * a large receptive field, keeping cpu_ref's summation order: one work
+ * item per output channel, bias first, then every tap (ky, kx, input
+ * channel) in order. A work group serves one pixel: it first copies the
+ * pixel's receptive field to local memory (zeros outside the input), then
+ * each item runs its sum with weights laid out [ky][kx][input channel]
+ * [output channel], so a warp's weight loads are contiguous. K as
+ * gpu_conv2d's, K[11] the input channels; t2 weights, t3 bias (scalars);
+ * global: output channels rounded up to the group, pixels. */
+#define ORDERED_MAX_TAPS 4096
+#define ORDERED_MAX_ITEMS 64
+__kernel void gpu_conv_ordered(KERNEL_ARGS) {
+  __local FLT taps[ORDERED_MAX_TAPS];
+  __local FLT result[ORDERED_MAX_ITEMS];
+  KERNEL_START;
+  int t = get_local_id(0), items = min((int)get_local_size(0), ORDERED_MAX_ITEMS);
+  int pixel = get_global_id(1);
+  int out_h = P[P_OUT_H], out_w = P[P_OUT_W];
+  /* No early return before the barriers: every item must reach them. */
+  int active = pixel < P[P_OUT_B] * out_h * out_w;
+  int b = pixel / (out_h * out_w), y = pixel / out_w % out_h, x = pixel % out_w;
+  int in_h = K[0], in_w = K[1], in_s = K[2], kw = K[4], in_c = K[11];
+  int count = K[3] * kw * in_c;
+  int y0 = y * K[5] - K[9], x0 = x * K[6] - K[10];
+  for (int r = t; active && r < count; r += items) {
+    int ic = r % in_c, tap = r / in_c;
+    int iy = y0 + tap / kw * K[7], ix = x0 + tap % kw * K[8];
+    taps[r] = iy >= 0 && iy < in_h && ix >= 0 && ix < in_w
+                  ? load_channel(t1, ((b * in_h + iy) * in_w + ix) * in_s, ic)
+                  : (FLT)0;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int padded = P[P_OUT_S] * 4;
+  int oc = get_group_id(0) * items + t;
+  FLT acc = (FLT)0;
+  if (active && t < items && oc < padded) {
+    acc = LOAD1(t3, oc);
+    __global STORAGE *w = t2 + oc;
+    int r = 0;
+    /* Eight loads in flight before their adds, which stay in order. */
+    for (; r + 8 <= count; r += 8) {
+      FLT w0 = LOAD1(w, r * padded), w1 = LOAD1(w, (r + 1) * padded);
+      FLT w2 = LOAD1(w, (r + 2) * padded), w3 = LOAD1(w, (r + 3) * padded);
+      FLT w4 = LOAD1(w, (r + 4) * padded), w5 = LOAD1(w, (r + 5) * padded);
+      FLT w6 = LOAD1(w, (r + 6) * padded), w7 = LOAD1(w, (r + 7) * padded);
+      acc += taps[r] * w0;
+      acc += taps[r + 1] * w1;
+      acc += taps[r + 2] * w2;
+      acc += taps[r + 3] * w3;
+      acc += taps[r + 4] * w4;
+      acc += taps[r + 5] * w5;
+      acc += taps[r + 6] * w6;
+      acc += taps[r + 7] * w7;
+    }
+    for (; r < count; ++r) acc += taps[r] * LOAD1(w, r * padded);
+  }
+  if (t < ORDERED_MAX_ITEMS) result[t] = acc;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  /* Items holding the first channel of a slice store the slice. */
+  if (!active || t % 4 != 0 || t + 3 >= items || oc >= padded) return;
+  FLT4 v = (FLT4)(result[t], result[t + 1], result[t + 2], result[t + 3]);
+  finish_slice(P, TENSORS, b, y, x, oc / 4, v);
+}

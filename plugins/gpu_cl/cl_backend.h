@@ -1,0 +1,27 @@
+/* gpu_cl's implementation of the GPU layer's backend (gpu_backend.h):
+ * buffers are cl_mem objects, kernels come from the catalogue program,
+ * dispatches go in order on the device's in-order queue (so no barrier is
+ * needed between them) and only finish() waits. */
+#ifndef TFLACCEL_GPU_CL_CL_BACKEND_H
+#define TFLACCEL_GPU_CL_CL_BACKEND_H
+
+#include "plugins/gpu_cl/cl_context.h"
+#include "plugins/gpu_cl/cl_program.h"
+#include "plugins/gpu_common/gpu_backend.h"
+#include "tflaccel/accelerator.h"
+
+typedef struct cl_backend_device {
+  const tflaccel_host_services *host;
+  cl_device_context *context;
+  cl_program_set programs;
+  size_t max_group_size;    /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
+  size_t max_item_sizes[3]; /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
+} cl_backend_device;
+
+/* Queries the device's limits and fills backend (which points at device). */
+tflaccel_status cl_backend_init(const tflaccel_host_services *host, cl_device_context *context,
+                                const tflaccel_device_info *info, cl_backend_device *device,
+                                gpu_backend *backend);
+void cl_backend_release(cl_backend_device *device);
+
+#endif

@@ -1,0 +1,51 @@
+/* What the GPU layer needs from a graphics/compute API: buffers, kernels
+ * from the catalogue (gpu_kernel_catalog.h), dispatches in order, and a way
+ * to wait. gpu_cl implements it with OpenCL; gpu_vk and gpu_gl can with
+ * Vulkan and GLES compute. No API type crosses this interface: buffers are
+ * the plugin's own tflaccel_buffer objects, kernels are opaque. */
+#ifndef TFLACCEL_GPU_COMMON_GPU_BACKEND_H
+#define TFLACCEL_GPU_COMMON_GPU_BACKEND_H
+
+#include <stdint.h>
+
+#include "plugins/gpu_common/gpu_program.h"
+#include "tflaccel/accelerator.h"
+
+typedef struct gpu_kernel_object gpu_kernel_object; /* backend-owned */
+
+typedef struct gpu_backend {
+  const tflaccel_host_services *host;
+  const char *plugin_name; /* for messages: "gpu_cl" */
+  void *device;            /* first argument of every call */
+
+  /* What the device can do. */
+  int32_t has_half_math;     /* half arithmetic (cl_khr_fp16, shaderFloat16) */
+  uint64_t buffer_alignment; /* offsets of tensors in the arena */
+
+  tflaccel_status (*buffer_create)(void *device, uint64_t size, tflaccel_buffer **buffer);
+  void (*buffer_destroy)(void *device, tflaccel_buffer *buffer);
+  /* Blocking upload of size bytes at offset 0. */
+  tflaccel_status (*buffer_upload)(void *device, tflaccel_buffer *buffer, const void *data,
+                                   uint64_t size);
+
+  /* A kernel of the catalogue built for the storage mode, ready to take
+   * arguments: slot 0 the parameter buffer, 1 the int offset of this
+   * dispatch's parameters, 2..8 the tensor buffers t0..t6. */
+  tflaccel_status (*kernel_create)(void *device, int32_t storage, int32_t kernel,
+                                   gpu_kernel_object **object);
+  void (*kernel_destroy)(void *device, gpu_kernel_object *object);
+  tflaccel_status (*kernel_set_buffer)(void *device, gpu_kernel_object *object, uint32_t slot,
+                                       tflaccel_buffer *buffer);
+  tflaccel_status (*kernel_set_int)(void *device, gpu_kernel_object *object, uint32_t slot,
+                                    int32_t value);
+  /* Queues one dispatch after the previous ones (the backend places the
+   * barrier that makes the previous dispatches' writes visible). local is
+   * a preference: the backend fits it to the kernel's limits and rounds
+   * global up to a multiple of it (kernels bound-check). */
+  tflaccel_status (*dispatch)(void *device, gpu_kernel_object *object, const uint32_t global[3],
+                              const uint32_t local[3]);
+  /* Waits until every queued dispatch has finished. */
+  tflaccel_status (*finish)(void *device);
+} gpu_backend;
+
+#endif

@@ -1,0 +1,212 @@
+/* Creating a program's buffers and kernels through a backend, and running
+ * it (gpu_executable.h). */
+#include "config.h"
+
+#include <string.h>
+
+#include "plugins/gpu_common/gpu_executable.h"
+#include "plugins/gpu_common/gpu_lowering.h"
+
+/* Kernel argument slots (gpu_backend.h). */
+#define SLOT_PARAMS 0
+#define SLOT_BASE 1
+#define SLOT_TENSORS 2
+
+struct gpu_executable {
+  const gpu_backend *backend;
+  gpu_program program;
+  tflaccel_buffer *arena, *constants, *params;
+  gpu_kernel_object **kernels;    /* one per dispatch */
+  tflaccel_buffer **bound_buffer; /* per binding: what the kernels hold now */
+  uint64_t *bound_offset;
+};
+
+uint32_t gpu_executable_dispatch_count(const gpu_executable *executable) {
+  return executable->program.dispatch_count;
+}
+
+void gpu_executable_destroy(gpu_executable *executable) {
+  if (executable == NULL) return;
+  const gpu_backend *backend = executable->backend;
+  const tflaccel_host_services *host = backend->host;
+  if (executable->kernels != NULL) {
+    for (uint32_t i = 0; i < executable->program.dispatch_count; ++i)
+      if (executable->kernels[i] != NULL)
+        backend->kernel_destroy(backend->device, executable->kernels[i]);
+    host->free(host->context, executable->kernels);
+  }
+  if (executable->arena != NULL) backend->buffer_destroy(backend->device, executable->arena);
+  if (executable->constants != NULL)
+    backend->buffer_destroy(backend->device, executable->constants);
+  if (executable->params != NULL) backend->buffer_destroy(backend->device, executable->params);
+  if (executable->bound_buffer != NULL) host->free(host->context, executable->bound_buffer);
+  if (executable->bound_offset != NULL) host->free(host->context, executable->bound_offset);
+  gpu_program_release(host, &executable->program);
+  host->free(host->context, executable);
+}
+
+static tflaccel_status create_buffer(const gpu_backend *backend, uint64_t size, const void *data,
+                                     tflaccel_buffer **buffer) {
+  tflaccel_status status = backend->buffer_create(backend->device, size ? size : 16, buffer);
+  if (status == NULL && data != NULL && size > 0)
+    status = backend->buffer_upload(backend->device, *buffer, data, size);
+  return status;
+}
+
+static tflaccel_status create_kernels(gpu_executable *executable) {
+  const gpu_backend *backend = executable->backend;
+  gpu_program *program = &executable->program;
+  for (uint32_t i = 0; i < program->dispatch_count; ++i) {
+    const gpu_dispatch *dispatch = &program->dispatches[i];
+    gpu_kernel_object *kernel = NULL;
+    tflaccel_status status =
+        backend->kernel_create(backend->device, program->storage, dispatch->kernel, &kernel);
+    if (status != NULL) return status;
+    executable->kernels[i] = kernel;
+    status = backend->kernel_set_buffer(backend->device, kernel, SLOT_PARAMS, executable->params);
+    if (status == NULL)
+      status =
+          backend->kernel_set_int(backend->device, kernel, SLOT_BASE, (int32_t)dispatch->params);
+    for (uint32_t a = 0; status == NULL && a < GPU_MAX_ARGS; ++a) {
+      tflaccel_buffer *buffer;
+      switch (dispatch->args[a].kind) {
+        case GPU_BUFFER_ARENA: buffer = executable->arena; break;
+        case GPU_BUFFER_CONSTANTS: buffer = executable->constants; break;
+        case GPU_BUFFER_BINDING: continue;           /* set at run time */
+        default: buffer = executable->params; break; /* unused: any valid buffer */
+      }
+      status = backend->kernel_set_buffer(backend->device, kernel, SLOT_TENSORS + a, buffer);
+    }
+    if (status != NULL) return status;
+  }
+  return NULL;
+}
+
+tflaccel_status gpu_executable_create(const gpu_backend *backend, const tflaccel_graph_view *graph,
+                                      const tflaccel_partition_desc *partition,
+                                      const tflaccel_compile_options *options,
+                                      gpu_executable **executable) {
+  const tflaccel_host_services *host = backend->host;
+  *executable = NULL;
+  gpu_executable *created = host->alloc(host->context, sizeof *created, _Alignof(gpu_executable));
+  if (created == NULL)
+    return host->status_make(TFLACCEL_OUT_OF_MEMORY, "%s: out of memory (executable)",
+                             backend->plugin_name);
+  memset(created, 0, sizeof *created);
+  created->backend = backend;
+  tflaccel_status status =
+      gpu_lower_partition(backend, graph, partition, options, &created->program);
+  gpu_program *program = &created->program;
+  if (status == NULL) {
+    size_t dispatches = program->dispatch_count ? program->dispatch_count : 1;
+    size_t bindings = program->binding_count ? program->binding_count : 1;
+    created->kernels = host->alloc(host->context, dispatches * sizeof *created->kernels,
+                                   _Alignof(gpu_kernel_object *));
+    created->bound_buffer = host->alloc(host->context, bindings * sizeof *created->bound_buffer,
+                                        _Alignof(tflaccel_buffer *));
+    created->bound_offset = host->alloc(host->context, bindings * sizeof *created->bound_offset, 8);
+    if (created->kernels == NULL || created->bound_buffer == NULL ||
+        created->bound_offset == NULL) {
+      status = host->status_make(TFLACCEL_OUT_OF_MEMORY, "%s: out of memory (executable)",
+                                 backend->plugin_name);
+    } else {
+      memset(created->kernels, 0, dispatches * sizeof *created->kernels);
+      memset(created->bound_buffer, 0, bindings * sizeof *created->bound_buffer);
+      memset(created->bound_offset, 0, bindings * sizeof *created->bound_offset);
+    }
+  }
+  if (status == NULL) status = create_buffer(backend, program->arena_size, NULL, &created->arena);
+  if (status == NULL)
+    status =
+        create_buffer(backend, program->constants_size, program->constants, &created->constants);
+  if (status == NULL)
+    status = create_buffer(backend, (uint64_t)program->dispatch_count * GPU_PARAMS_PER_DISPATCH * 4,
+                           program->params, &created->params);
+  if (status == NULL) status = create_kernels(created);
+  if (status != NULL) {
+    gpu_executable_destroy(created);
+    return status;
+  }
+  host->log(host->context, TFLACCEL_LOG_INFO,
+            "%u ops -> %u dispatches (%s), arena %llu bytes, constants %llu bytes",
+            partition->op_count, program->dispatch_count,
+            program->storage == GPU_STORAGE_FLOAT32 ? "fp32"
+            : program->storage == GPU_STORAGE_HALF  ? "fp16 storage"
+                                                    : "fp16",
+            (unsigned long long)program->arena_size, (unsigned long long)program->constants_size);
+  /* The weights live on the device now: the host copy is not needed. */
+  if (program->constants != NULL) host->free(host->context, program->constants);
+  program->constants = NULL;
+  program->constants_capacity = 0;
+  *executable = created;
+  return NULL;
+}
+
+/* Points every argument that reads binding b at its buffer and offset. */
+static tflaccel_status bind(gpu_executable *executable, uint32_t b, const tflaccel_binding *binding,
+                            int *params_changed) {
+  const gpu_backend *backend = executable->backend;
+  gpu_program *program = &executable->program;
+  if (binding->size < program->binding_bytes[b])
+    return backend->host->status_make(
+        TFLACCEL_INVALID_ARGUMENT, "%s: binding of tensor %u holds %llu bytes, it needs %llu",
+        backend->plugin_name, binding->tensor, (unsigned long long)binding->size,
+        (unsigned long long)program->binding_bytes[b]);
+  int new_buffer = executable->bound_buffer[b] != binding->buffer;
+  int new_offset = executable->bound_offset[b] != binding->offset;
+  for (uint32_t i = 0; i < program->dispatch_count; ++i) {
+    const gpu_dispatch *dispatch = &program->dispatches[i];
+    for (uint32_t a = 0; a < GPU_MAX_ARGS; ++a) {
+      const gpu_argument *argument = &dispatch->args[a];
+      if (argument->kind != GPU_BUFFER_BINDING || argument->binding != b) continue;
+      if (binding->offset % argument->offset_unit != 0 ||
+          binding->offset / argument->offset_unit > INT32_MAX)
+        return backend->host->status_make(
+            TFLACCEL_INVALID_ARGUMENT, "%s: binding offset %llu of tensor %u is not usable",
+            backend->plugin_name, (unsigned long long)binding->offset, binding->tensor);
+      if (new_buffer) {
+        tflaccel_status status = backend->kernel_set_buffer(backend->device, executable->kernels[i],
+                                                            SLOT_TENSORS + a, binding->buffer);
+        if (status != NULL) return status;
+      }
+      if (new_offset || new_buffer) {
+        gpu_program_params(program, i)[a] = (int32_t)(binding->offset / argument->offset_unit);
+        *params_changed = 1;
+      }
+    }
+  }
+  executable->bound_buffer[b] = binding->buffer;
+  executable->bound_offset[b] = binding->offset;
+  return NULL;
+}
+
+tflaccel_status gpu_executable_run(gpu_executable *executable, const tflaccel_binding *bindings,
+                                   uint32_t binding_count) {
+  const gpu_backend *backend = executable->backend;
+  gpu_program *program = &executable->program;
+  int params_changed = 0;
+  for (uint32_t b = 0; b < program->binding_count; ++b) {
+    const tflaccel_binding *found = NULL;
+    for (uint32_t i = 0; i < binding_count && found == NULL; ++i)
+      if (bindings[i].tensor == program->binding_tensors[b]) found = &bindings[i];
+    if (found == NULL || found->buffer == NULL)
+      return backend->host->status_make(TFLACCEL_INVALID_ARGUMENT,
+                                        "%s: no buffer bound to partition tensor %u",
+                                        backend->plugin_name, program->binding_tensors[b]);
+    tflaccel_status status = bind(executable, b, found, &params_changed);
+    if (status != NULL) return status;
+  }
+  if (params_changed) {
+    tflaccel_status status =
+        backend->buffer_upload(backend->device, executable->params, program->params,
+                               (uint64_t)program->dispatch_count * GPU_PARAMS_PER_DISPATCH * 4);
+    if (status != NULL) return status;
+  }
+  for (uint32_t i = 0; i < program->dispatch_count; ++i) {
+    const gpu_dispatch *dispatch = &program->dispatches[i];
+    tflaccel_status status = backend->dispatch(backend->device, executable->kernels[i],
+                                               dispatch->global, dispatch->local);
+    if (status != NULL) return status;
+  }
+  return backend->finish(backend->device);
+}

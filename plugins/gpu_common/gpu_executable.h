@@ -1,0 +1,28 @@
+/* A compiled partition on a device: the program (gpu_program.h) with its
+ * buffers and kernels created through a backend. Shared by every GPU
+ * plugin: their compile() and execute() are these two calls. */
+#ifndef TFLACCEL_GPU_COMMON_GPU_EXECUTABLE_H
+#define TFLACCEL_GPU_COMMON_GPU_EXECUTABLE_H
+
+#include "plugins/gpu_common/gpu_backend.h"
+#include "tflaccel/accelerator.h"
+
+typedef struct gpu_executable gpu_executable;
+
+/* Lowers the partition and creates everything it needs on the device:
+ * weights are uploaded here, once. Ops the GPU layer declines make it fail
+ * with TFLACCEL_UNSUPPORTED and the reason supports_op gives. */
+tflaccel_status gpu_executable_create(const gpu_backend *backend, const tflaccel_graph_view *graph,
+                                      const tflaccel_partition_desc *partition,
+                                      const tflaccel_compile_options *options,
+                                      gpu_executable **executable);
+void gpu_executable_destroy(gpu_executable *executable);
+
+/* Queues every dispatch, then waits once for all of them. */
+tflaccel_status gpu_executable_run(gpu_executable *executable, const tflaccel_binding *bindings,
+                                   uint32_t binding_count);
+
+/* Dispatches one run queues (for benchmarks and tests). */
+uint32_t gpu_executable_dispatch_count(const gpu_executable *executable);
+
+#endif

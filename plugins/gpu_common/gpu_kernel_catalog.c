@@ -1,0 +1,29 @@
+/* Entry point names of the kernel catalogue (gpu_kernel_catalog.h). */
+#include "config.h"
+
+#include "plugins/gpu_common/gpu_kernel_catalog.h"
+
+static const char *const kernel_names[GPU_KERNEL_COUNT] = {
+    [GPU_KERNEL_TO_SLICES] = "gpu_to_slices",
+    [GPU_KERNEL_FROM_SLICES] = "gpu_from_slices",
+    [GPU_KERNEL_ELEMENTWISE] = "gpu_elementwise",
+    [GPU_KERNEL_CONV2D] = "gpu_conv2d",
+    [GPU_KERNEL_CONV2D_SPLIT] = "gpu_conv2d_split",
+    [GPU_KERNEL_CONV_ORDERED] = "gpu_conv_ordered",
+    [GPU_KERNEL_DEPTHWISE_CONV2D] = "gpu_depthwise_conv2d",
+    [GPU_KERNEL_TRANSPOSE_CONV2D] = "gpu_transpose_conv2d",
+    [GPU_KERNEL_POOL2D] = "gpu_pool2d",
+    [GPU_KERNEL_POOL2D_REDUCE] = "gpu_pool2d_reduce",
+    [GPU_KERNEL_MEAN] = "gpu_mean",
+    [GPU_KERNEL_RESIZE] = "gpu_resize",
+    [GPU_KERNEL_PAD] = "gpu_pad",
+    [GPU_KERNEL_CONCAT] = "gpu_concat",
+    [GPU_KERNEL_BOX_GATHER] = "gpu_box_gather",
+    [GPU_KERNEL_DEPTH_TO_SPACE] = "gpu_depth_to_space",
+    [GPU_KERNEL_SOFTMAX] = "gpu_softmax",
+};
+
+const char *gpu_kernel_name(int32_t kernel) {
+  if (kernel < 0 || kernel >= GPU_KERNEL_COUNT) return "unknown kernel";
+  return kernel_names[kernel];
+}

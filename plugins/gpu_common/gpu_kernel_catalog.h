@@ -1,0 +1,129 @@
+/* The kernels every GPU backend provides, and how their parameters lie.
+ *
+ * A dispatch runs one kernel with seven tensor arguments t0..t6 (t0 is the
+ * output) and a block of GPU_PARAMS_PER_DISPATCH int32 parameters, read by
+ * the kernel from a parameter buffer. The layout below is a contract with
+ * the kernel sources (kernels/cl/common.cl and, later, the GLSL twins):
+ * change both together.
+ *
+ *   [0..7)    element offset of t0..t6 in its buffer (bytes for the dense
+ *             side of the layout conversions)
+ *   [7]       number of post-ops
+ *   [8..13)   output B, H, W, C, S (gpu_layout.h)
+ *   [16..64)  up to GPU_MAX_POSTS post-ops of GPU_POST_SIZE ints
+ *   [64..128) the kernel's own parameters (listed with each kernel id)
+ *
+ * Post-ops are what fusion produces: every kernel applies them, in order,
+ * to each slice it computes before storing it (bias and the op's own fused
+ * activation come first, then absorbed elementwise ops). A post-op layout:
+ *   [0] type (gpu_post_type), [1] code (gpu_unary_code or gpu_binary_code),
+ *   [2] argument slot of its tensor (1..6), [3..7) slice strides of the
+ *   tensor for output b, y, x, s (0 along broadcast dims), [7] 1 when the
+ *   tensor has one channel broadcast to all, [8], [9] float bits (clamp
+ *   bounds, leaky alpha), [10] 1 when the tensor is the left operand. */
+#ifndef TFLACCEL_GPU_COMMON_GPU_KERNEL_CATALOG_H
+#define TFLACCEL_GPU_COMMON_GPU_KERNEL_CATALOG_H
+
+#include <stdint.h>
+
+#define GPU_MAX_ARGS 7
+#define GPU_PARAMS_PER_DISPATCH 128
+#define GPU_P_OFFSETS 0
+#define GPU_P_POST_COUNT 7
+#define GPU_P_OUT 8
+#define GPU_P_POSTS 16
+#define GPU_POST_SIZE 12
+#define GPU_MAX_POSTS 4
+#define GPU_P_KERNEL 64
+#define GPU_P_KERNEL_SIZE 64
+
+typedef enum gpu_post_type {
+  GPU_POST_CLAMP = 1,
+  GPU_POST_UNARY = 2,
+  GPU_POST_BINARY = 3,
+  GPU_POST_PRELU = 4,
+} gpu_post_type;
+
+typedef enum gpu_unary_code {
+  GPU_UNARY_RELU = 1,
+  GPU_UNARY_RELU6 = 2,
+  GPU_UNARY_RELU_N1_TO_1 = 3,
+  GPU_UNARY_LOGISTIC = 4,
+  GPU_UNARY_HARD_SWISH = 5,
+  GPU_UNARY_TANH = 6,
+  GPU_UNARY_EXP = 7,
+  GPU_UNARY_LEAKY_RELU = 8,
+} gpu_unary_code;
+
+typedef enum gpu_binary_code {
+  GPU_BINARY_ADD = 1,
+  GPU_BINARY_SUB = 2,
+  GPU_BINARY_MUL = 3,
+  GPU_BINARY_DIV = 4,
+  GPU_BINARY_MAXIMUM = 5,
+  GPU_BINARY_MINIMUM = 6,
+  GPU_BINARY_LOGICAL_AND = 7,
+} gpu_binary_code;
+
+/* Kernel ids; gpu_kernel_name() gives the entry point's name. The comment
+ * lists the tensor arguments and the kernel parameters ([64 + i]). */
+typedef enum gpu_kernel_id {
+  /* t0 slices <- t1 dense (float32 or bool bytes); [0] 1 for bool. */
+  GPU_KERNEL_TO_SLICES = 0,
+  /* t0 dense <- t1 slices; output shape is t1's; [0] 1 for bool. */
+  GPU_KERNEL_FROM_SLICES,
+  /* t0 <- t1 read with the operand strides [0..5) (b, y, x, s, splat). */
+  GPU_KERNEL_ELEMENTWISE,
+  /* t0 <- conv(t1, weights t2, bias t3); [0..3) input H, W, S, [3] KH,
+   * [4] KW, [5] stride H, [6] stride W, [7] dilation H, [8] dilation W,
+   * [9] pad top, [10] pad left, [11] output slices per work item. */
+  GPU_KERNEL_CONV2D,
+  /* 1x1 only, same parameters: one work group of up to 64 items per output
+   * slice, splitting the input slices (global: items, pixels, slices). */
+  GPU_KERNEL_CONV2D_SPLIT,
+  /* Same parameters but [11] the input channels, weights as [KH][KW][input
+   * channel][output channel] scalars, bias scalars: one item per output
+   * channel, groups of 64 per pixel (global: channels rounded up to 64,
+   * pixels, 1), cpu_ref's summation order; KH * KW * inputs <= 4096. */
+  GPU_KERNEL_CONV_ORDERED,
+  /* Same parameters as GPU_KERNEL_CONV2D; [11] depth multiplier. */
+  GPU_KERNEL_DEPTHWISE_CONV2D,
+  /* Transposed: [0..3) input H, W, S, [3] KH, [4] KW, [5] stride H,
+   * [6] stride W, [7] pad top, [8] pad left. */
+  GPU_KERNEL_TRANSPOSE_CONV2D,
+  /* [0..3) input H, W, S, [3] KH, [4] KW, [5] stride H, [6] stride W,
+   * [7] pad top, [8] pad left, [9] 1 = max else average, [10] first and
+   * [11] end of the counted rows, [12], [13] of the counted columns (rows
+   * and columns outside the input but inside these read as 0: a fused PAD). */
+  GPU_KERNEL_POOL2D,
+  /* Same parameters, for large windows over few outputs: a group of up to
+   * 256 items per output slice splits the window (global: items, pixels,
+   * slices). */
+  GPU_KERNEL_POOL2D_REDUCE,
+  /* Mean over dims: [0..4) input B, H, W, C, [4] input S, [5..9) 1 for a
+   * reduced dim, [9] 1 when the channels are kept (slice path). */
+  GPU_KERNEL_MEAN,
+  /* [0..3) input H, W, S, [3], [4] float scale H, W, [5] 1 bilinear else
+   * nearest, [6] align_corners, [7] half_pixel_centers. */
+  GPU_KERNEL_RESIZE,
+  /* [0..4) input B, H, W, C, [4] input S, [5..9) padding before each dim,
+   * [9] float pad value. */
+  GPU_KERNEL_PAD,
+  /* Concatenation of t1..t(n): [0] axis (0..3), [1] n, then for input i at
+   * [2 + 6i]: start along the axis, size along it, H, W, C, S. */
+  GPU_KERNEL_CONCAT,
+  /* Output element number L (dense order) <- the input element at box
+   * coordinate L: [0..4) input B, H, W, C, [4] input S, [5..9) box start,
+   * [9..13) box stride, [13..17) box size (all in the input's 4-D view),
+   * [17] 1 when whole slices map through (channels untouched). */
+  GPU_KERNEL_BOX_GATHER,
+  /* [0..4) input B, H, W, C, [4] input S, [5] block size. */
+  GPU_KERNEL_DEPTH_TO_SPACE,
+  /* Softmax over channels: [0] float beta. */
+  GPU_KERNEL_SOFTMAX,
+  GPU_KERNEL_COUNT
+} gpu_kernel_id;
+
+const char *gpu_kernel_name(int32_t kernel);
+
+#endif

@@ -1,0 +1,132 @@
+/* Building a gpu_program: growing arrays of dispatches, parameters and
+ * constant bytes. */
+#include "config.h"
+
+#include <string.h>
+
+#include "plugins/gpu_common/gpu_program.h"
+
+void gpu_program_init(gpu_program *program, int32_t storage) {
+  memset(program, 0, sizeof *program);
+  program->storage = storage;
+  program->element_size = storage == GPU_STORAGE_FLOAT32 ? 4 : 2;
+}
+
+void gpu_program_release(const tflaccel_host_services *host, gpu_program *program) {
+  if (program->dispatches != NULL) host->free(host->context, program->dispatches);
+  if (program->params != NULL) host->free(host->context, program->params);
+  if (program->constants != NULL) host->free(host->context, program->constants);
+  if (program->binding_tensors != NULL) host->free(host->context, program->binding_tensors);
+  if (program->binding_bytes != NULL) host->free(host->context, program->binding_bytes);
+  memset(program, 0, sizeof *program);
+}
+
+/* host->alloc + copy + free: the host services have no realloc. */
+static void *grow(const tflaccel_host_services *host, void *old, size_t old_size, size_t new_size,
+                  size_t alignment) {
+  void *fresh = host->alloc(host->context, new_size, alignment);
+  if (fresh == NULL) return NULL;
+  if (old != NULL) {
+    memcpy(fresh, old, old_size);
+    host->free(host->context, old);
+  }
+  memset((char *)fresh + old_size, 0, new_size - old_size);
+  return fresh;
+}
+
+tflaccel_status gpu_program_add_dispatch(const tflaccel_host_services *host, gpu_program *program,
+                                         int32_t kernel, uint32_t *index) {
+  if (program->dispatch_count == program->dispatch_capacity) {
+    uint32_t capacity = program->dispatch_capacity ? program->dispatch_capacity * 2 : 64;
+    gpu_dispatch *dispatches =
+        grow(host, program->dispatches, sizeof(gpu_dispatch) * program->dispatch_capacity,
+             sizeof(gpu_dispatch) * capacity, _Alignof(gpu_dispatch));
+    if (dispatches == NULL)
+      return host->status_make(TFLACCEL_OUT_OF_MEMORY, "GPU program: out of memory (dispatches)");
+    program->dispatches = dispatches;
+    int32_t *params = grow(host, program->params,
+                           sizeof(int32_t) * GPU_PARAMS_PER_DISPATCH * program->dispatch_capacity,
+                           sizeof(int32_t) * GPU_PARAMS_PER_DISPATCH * capacity, _Alignof(int32_t));
+    if (params == NULL)
+      return host->status_make(TFLACCEL_OUT_OF_MEMORY, "GPU program: out of memory (parameters)");
+    program->params = params;
+    program->dispatch_capacity = capacity;
+  }
+  uint32_t at = program->dispatch_count++;
+  gpu_dispatch *dispatch = &program->dispatches[at];
+  memset(dispatch, 0, sizeof *dispatch);
+  dispatch->kernel = kernel;
+  dispatch->params = at * GPU_PARAMS_PER_DISPATCH;
+  for (int i = 0; i < 3; ++i) dispatch->global[i] = dispatch->local[i] = 1;
+  *index = at;
+  return NULL;
+}
+
+tflaccel_status gpu_program_add_constants(const tflaccel_host_services *host, gpu_program *program,
+                                          uint64_t size, uint64_t alignment, uint64_t *offset) {
+  uint64_t start = (program->constants_size + alignment - 1) / alignment * alignment;
+  uint64_t end = start + size;
+  if (end > program->constants_capacity) {
+    uint64_t capacity = program->constants_capacity ? program->constants_capacity : 1 << 16;
+    while (capacity < end) capacity *= 2;
+    if (capacity > SIZE_MAX)
+      return host->status_make(TFLACCEL_OUT_OF_MEMORY, "GPU program: %llu bytes of constants",
+                               (unsigned long long)capacity);
+    uint8_t *bytes =
+        grow(host, program->constants, (size_t)program->constants_capacity, (size_t)capacity, 64);
+    if (bytes == NULL)
+      return host->status_make(TFLACCEL_OUT_OF_MEMORY,
+                               "GPU program: out of memory (%llu bytes of constants)",
+                               (unsigned long long)capacity);
+    program->constants = bytes;
+    program->constants_capacity = capacity;
+  }
+  /* Bytes between the old end and start stay zero (grow() zeroes). */
+  program->constants_size = end;
+  *offset = start;
+  return NULL;
+}
+
+void gpu_program_store_constant(gpu_program *program, uint64_t base, uint64_t index, float value) {
+  uint8_t *at = program->constants + base + index * program->element_size;
+  if (program->element_size == 4) {
+    memcpy(at, &value, 4);
+  } else {
+    uint16_t half = gpu_float_to_half(value);
+    memcpy(at, &half, 2);
+  }
+}
+
+int32_t gpu_float_bits(float value) {
+  int32_t bits;
+  memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+uint16_t gpu_float_to_half(float value) {
+  uint32_t bits;
+  memcpy(&bits, &value, sizeof bits);
+  uint16_t sign = (uint16_t)((bits >> 16) & 0x8000u);
+  uint32_t exponent = (bits >> 23) & 0xFFu;
+  uint32_t mantissa = bits & 0x7FFFFFu;
+  if (exponent == 0xFFu) /* Inf stays Inf; NaN stays a (quiet) NaN */
+    return (uint16_t)(sign | 0x7C00u | (mantissa ? 0x200u : 0u));
+  int32_t unbiased = (int32_t)exponent - 127;
+  if (unbiased > 15) return (uint16_t)(sign | 0x7C00u); /* overflow: Inf */
+  if (unbiased >= -14) {
+    /* Normal half: keep 10 mantissa bits, round to nearest even. */
+    uint32_t half = ((uint32_t)(unbiased + 15) << 10) | (mantissa >> 13);
+    uint32_t rest = mantissa & 0x1FFFu;
+    if (rest > 0x1000u || (rest == 0x1000u && (half & 1u))) half++; /* may carry into Inf */
+    return (uint16_t)(sign | half);
+  }
+  if (unbiased < -25) return sign; /* below half the smallest subnormal */
+  /* Subnormal half: the implicit 1 joins the mantissa, shifted right. */
+  uint32_t full = mantissa | 0x800000u;
+  uint32_t shift = (uint32_t)(-14 - unbiased) + 13;
+  uint32_t half = full >> shift;
+  uint32_t rest = full & ((1u << shift) - 1u);
+  uint32_t halfway = 1u << (shift - 1);
+  if (rest > halfway || (rest == halfway && (half & 1u))) half++;
+  return (uint16_t)(sign | half);
+}

@@ -1,0 +1,87 @@
+/* A compiled partition, as data: the buffers it needs, the dispatches in
+ * order and their parameters. It holds no API object: a backend turns it
+ * into buffers and kernels (gpu_executable.h). */
+#ifndef TFLACCEL_GPU_COMMON_GPU_PROGRAM_H
+#define TFLACCEL_GPU_COMMON_GPU_PROGRAM_H
+
+#include <stdint.h>
+
+#include "plugins/gpu_common/gpu_kernel_catalog.h"
+#include "tflaccel/accelerator.h"
+
+/* How values are stored and computed. */
+typedef enum gpu_storage_mode {
+  GPU_STORAGE_FLOAT32 = 0,   /* float storage, float arithmetic */
+  GPU_STORAGE_HALF = 1,      /* half storage (vload_half), float arithmetic */
+  GPU_STORAGE_HALF_MATH = 2, /* half storage and half arithmetic */
+  GPU_STORAGE_MODE_COUNT
+} gpu_storage_mode;
+
+/* Which buffer a dispatch argument lives in. */
+typedef enum gpu_buffer_kind {
+  GPU_BUFFER_NONE = 0,      /* unused argument */
+  GPU_BUFFER_ARENA = 1,     /* intermediate tensors, planned by lifetime */
+  GPU_BUFFER_CONSTANTS = 2, /* weights and constant tensors, uploaded once */
+  GPU_BUFFER_BINDING = 3,   /* a partition input or output, given at run time */
+} gpu_buffer_kind;
+
+typedef struct gpu_argument {
+  int32_t kind;         /* gpu_buffer_kind */
+  uint32_t binding;     /* GPU_BUFFER_BINDING: index into gpu_program.binding_tensors */
+  uint32_t offset_unit; /* GPU_BUFFER_BINDING: bytes per unit of the parameter offset */
+} gpu_argument;
+
+typedef struct gpu_dispatch {
+  int32_t kernel; /* gpu_kernel_id */
+  gpu_argument args[GPU_MAX_ARGS];
+  uint32_t params; /* index of its first int in gpu_program.params */
+  uint32_t global[3];
+  uint32_t local[3]; /* preferred; the backend fits it to the device */
+} gpu_dispatch;
+
+typedef struct gpu_program {
+  int32_t storage;       /* gpu_storage_mode */
+  uint32_t element_size; /* bytes of one stored value: 4 or 2 */
+
+  gpu_dispatch *dispatches;
+  uint32_t dispatch_count, dispatch_capacity;
+
+  int32_t *params; /* GPU_PARAMS_PER_DISPATCH per dispatch */
+
+  uint8_t *constants; /* host copy of the constants buffer */
+  uint64_t constants_size, constants_capacity;
+
+  uint64_t arena_size; /* bytes */
+
+  /* Partition inputs then outputs: the tensors bindings name. */
+  uint32_t binding_count;
+  uint32_t *binding_tensors;
+  uint64_t *binding_bytes; /* bytes each binding must hold */
+} gpu_program;
+
+void gpu_program_init(gpu_program *program, int32_t storage);
+void gpu_program_release(const tflaccel_host_services *host, gpu_program *program);
+
+/* Appends a zeroed dispatch (parameters zeroed too) and returns its index. */
+tflaccel_status gpu_program_add_dispatch(const tflaccel_host_services *host, gpu_program *program,
+                                         int32_t kernel, uint32_t *index);
+static inline int32_t *gpu_program_params(gpu_program *program, uint32_t dispatch) {
+  return program->params + (size_t)program->dispatches[dispatch].params;
+}
+
+/* Reserves size bytes of the constants buffer, aligned to alignment, zeroed;
+ * returns the byte offset. */
+tflaccel_status gpu_program_add_constants(const tflaccel_host_services *host, gpu_program *program,
+                                          uint64_t size, uint64_t alignment, uint64_t *offset);
+
+/* Stores value as element index of the constants at byte offset base, in
+ * the program's storage type. */
+void gpu_program_store_constant(gpu_program *program, uint64_t base, uint64_t index, float value);
+
+/* Float <-> int bits, for float parameters. */
+int32_t gpu_float_bits(float value);
+
+/* float -> IEEE half, rounding to nearest even. */
+uint16_t gpu_float_to_half(float value);
+
+#endif

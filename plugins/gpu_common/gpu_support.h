@@ -1,0 +1,20 @@
+/* Which ops the GPU layer runs, and why not the others: the one place that
+ * decides delegation for every GPU plugin (the lowering in gpu_lowering.h
+ * handles exactly what this accepts). */
+#ifndef TFLACCEL_GPU_COMMON_GPU_SUPPORT_H
+#define TFLACCEL_GPU_COMMON_GPU_SUPPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tflaccel/accelerator.h"
+
+/* The most inputs one CONCATENATION dispatch reads. */
+#define GPU_MAX_CONCAT_INPUTS 6
+
+/* 1 when graph->ops[op_index] runs on the GPU layer; else 0 with a one-line
+ * reason that names plugin_name (no trailing period). */
+int gpu_op_supported(const tflaccel_graph_view *graph, uint32_t op_index, const char *plugin_name,
+                     char *reason, size_t reason_size);
+
+#endif

@@ -1,0 +1,42 @@
+/* The per-op conformance cases: each builds a small graph that every
+ * plugin runs and cpu_ref checks. */
+#ifndef TFLACCEL_TESTS_CONFORMANCE_CONFORMANCE_CASES_H
+#define TFLACCEL_TESTS_CONFORMANCE_CONFORMANCE_CASES_H
+
+#include <stdint.h>
+
+#include "tests/conformance/conformance_graph.h"
+
+/* Builder flags. */
+enum {
+  CF_NO_BIAS = 1 << 0,
+  CF_KEEP_DIMS = 1 << 1,
+  CF_FLATTEN = 1 << 2,  /* FULLY_CONNECTED over all of a 4-D input */
+  CF_SWAP = 1 << 3,     /* binary: operands swapped; concat: negative axis */
+  CF_CONSTANT = 1 << 4, /* binary: the second operand is a constant */
+  CF_ALIGN = 1 << 5,    /* resize: align_corners */
+  CF_HALF_PIXEL = 1 << 6,
+  CF_PADV2 = 1 << 7,
+};
+
+typedef struct cf_case cf_case;
+struct cf_case {
+  const char *name;
+  void (*build)(cf_graph *graph, const cf_case *spec);
+  int32_t op;
+  uint32_t rank;
+  int32_t shape[4]; /* the main input */
+  uint32_t rank2;
+  int32_t shape2[4]; /* a second input: operand, alpha */
+  int32_t out_c, kh, kw, stride, dilation, padding, activation, multiplier, axis, block;
+  int32_t flags;
+  float value; /* softmax beta, pad value, leaky alpha */
+  uint32_t int_count;
+  int32_t ints[12]; /* paddings, axes, sizes, begin/end/strides */
+  int32_t masks[3]; /* strided slice: begin, end, shrink-axis masks */
+};
+
+extern const cf_case cf_cases[];
+extern const uint32_t cf_case_count;
+
+#endif

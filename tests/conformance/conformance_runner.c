@@ -1,0 +1,159 @@
+/* Driving a plugin through the ABI for the conformance cases. */
+#include "config.h"
+
+#include <check.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log/log.h"
+#include "tests/conformance/conformance_runner.h"
+
+/* Bytes of sentinel before and after each tensor in its device buffer. */
+#define GUARD_BYTES 256
+#define SENTINEL 0xA5
+
+static void assert_ok(tflaccel_status status, const char *what) {
+  ck_assert_msg(status == NULL, "%s: %s", what, tflaccel_status_message(status));
+}
+
+void cf_plugin_open(cf_plugin *plugin, const char *path, const char *name) {
+  memset(plugin, 0, sizeof *plugin);
+  plugin->library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  ck_assert_msg(plugin->library != NULL, "dlopen(%s): %s", path, dlerror());
+  tflaccel_accelerator_entry_fn entry = NULL;
+  *(void **)&entry = dlsym(plugin->library, TFLACCEL_ACCELERATOR_ENTRY_NAME);
+  ck_assert_msg(entry != NULL, "%s has no entry point", path);
+  plugin->plugin = entry(TFLACCEL_ABI_VERSION);
+  ck_assert_ptr_nonnull(plugin->plugin);
+  snprintf(plugin->context.plugin_name, sizeof plugin->context.plugin_name, "%s", name);
+  const char *bad_level = NULL;
+  plugin->context.log_level = log_level_from_env(&bad_level);
+  host_services_fill(&plugin->host, &plugin->context, NULL);
+  assert_ok(plugin->plugin->init(&plugin->host, &plugin->state), name);
+  assert_ok(plugin->plugin->device_create(plugin->state, 0, &plugin->device), "device_create");
+}
+
+void cf_plugin_close(cf_plugin *plugin) {
+  if (plugin->device != NULL) plugin->device->vtable->destroy(plugin->device);
+  if (plugin->state != NULL) plugin->plugin->shutdown(plugin->state);
+  /* The module stays loaded, as the core leaves it. */
+  memset(plugin, 0, sizeof *plugin);
+}
+
+void cf_make_inputs(cf_graph *graph, uint32_t seed, void *inputs[CF_MAX_BOUNDARY]) {
+  uint32_t saved = graph->random_state;
+  graph->random_state = seed ? seed : 1;
+  for (uint32_t i = 0; i < graph->input_count; ++i) {
+    const tflaccel_tensor_desc *tensor = &graph->tensors[graph->inputs[i]];
+    int64_t count = cf_elements(tensor);
+    inputs[i] = malloc((size_t)tensor->byte_size ? (size_t)tensor->byte_size : 1);
+    ck_assert_ptr_nonnull(inputs[i]);
+    ck_assert(tensor->dtype == TFLACCEL_DTYPE_FLOAT32 || tensor->dtype == TFLACCEL_DTYPE_BOOL ||
+              tensor->dtype == TFLACCEL_DTYPE_INT8);
+    float low = graph->input_low[graph->inputs[i]], high = graph->input_high[graph->inputs[i]];
+    for (int64_t k = 0; k < count; ++k) {
+      float value = cf_random(graph, low, high);
+      if (tensor->dtype == TFLACCEL_DTYPE_BOOL)
+        ((uint8_t *)inputs[i])[k] = value >= 0.5f * (low + high);
+      else if (tensor->dtype == TFLACCEL_DTYPE_INT8)
+        ((int8_t *)inputs[i])[k] = (int8_t)value;
+      else
+        ((float *)inputs[i])[k] = value;
+    }
+  }
+  graph->random_state = saved;
+}
+
+/* Checks that the GUARD_BYTES around [GUARD_BYTES, GUARD_BYTES + size) of
+ * bytes still hold the sentinel. */
+static void check_guards(const uint8_t *bytes, uint64_t size, const char *plugin, uint32_t tensor) {
+  for (uint64_t i = 0; i < GUARD_BYTES; ++i) {
+    ck_assert_msg(bytes[i] == SENTINEL, "%s wrote %llu bytes before tensor %u", plugin,
+                  (unsigned long long)(GUARD_BYTES - i), tensor);
+    ck_assert_msg(bytes[GUARD_BYTES + size + i] == SENTINEL,
+                  "%s wrote byte %llu past the end of tensor %u", plugin, (unsigned long long)i,
+                  tensor);
+  }
+}
+
+void cf_run(cf_plugin *plugin, cf_graph *graph, int32_t precision,
+            void *const inputs[CF_MAX_BOUNDARY], cf_result *result) {
+  memset(result, 0, sizeof *result);
+  const tflaccel_graph_view *view = cf_graph_view(graph);
+  tflaccel_device *device = plugin->device;
+  const tflaccel_device_vtable *vtable = device->vtable;
+  tflaccel_compile_options options = {.struct_size = sizeof options,
+                                      .precision = precision,
+                                      .thread_count = 1,
+                                      .model_token = NULL};
+  uint32_t ops[CF_MAX_OPS];
+  for (uint32_t o = 0; o < view->op_count; ++o) {
+    ops[o] = o;
+    tflaccel_op_support support;
+    memset(&support, 0, sizeof support);
+    support.struct_size = sizeof support;
+    assert_ok(vtable->supports_op(device, view, o, &options, &support), "supports_op");
+    if (support.level != TFLACCEL_SUPPORT_YES) {
+      result->declined = 1;
+      snprintf(result->reason, sizeof result->reason, "op %u: %s", o, support.reason);
+      return;
+    }
+  }
+  tflaccel_partition_desc partition = {.struct_size = sizeof partition,
+                                       .op_count = view->op_count,
+                                       .ops = ops,
+                                       .input_count = graph->input_count,
+                                       .inputs = graph->inputs,
+                                       .output_count = graph->output_count,
+                                       .outputs = graph->outputs};
+  tflaccel_executable *executable = NULL;
+  assert_ok(vtable->compile(device, view, &partition, &options, &executable), "compile");
+  uint32_t count = graph->input_count + graph->output_count;
+  tflaccel_binding bindings[2 * CF_MAX_BOUNDARY];
+  uint8_t *framed[2 * CF_MAX_BOUNDARY];
+  for (uint32_t b = 0; b < count; ++b) {
+    int is_input = b < graph->input_count;
+    uint32_t tensor = is_input ? graph->inputs[b] : graph->outputs[b - graph->input_count];
+    uint64_t size = graph->tensors[tensor].byte_size;
+    uint64_t total = size + 2 * GUARD_BYTES;
+    framed[b] = malloc((size_t)total);
+    ck_assert_ptr_nonnull(framed[b]);
+    memset(framed[b], SENTINEL, (size_t)total);
+    if (is_input) memcpy(framed[b] + GUARD_BYTES, inputs[b], (size_t)size);
+    bindings[b].tensor = tensor;
+    bindings[b].offset = GUARD_BYTES;
+    bindings[b].size = size;
+    assert_ok(vtable->buffer_create(device, total, &bindings[b].buffer), "buffer_create");
+    assert_ok(vtable->buffer_write(device, bindings[b].buffer, 0, framed[b], total),
+              "buffer_write");
+  }
+  /* Twice: a second run reuses everything the first set up. */
+  for (int run = 0; run < 2; ++run)
+    assert_ok(vtable->execute(device, executable, bindings, count, NULL), "execute");
+  for (uint32_t b = 0; b < count; ++b) {
+    int is_input = b < graph->input_count;
+    uint64_t size = bindings[b].size;
+    assert_ok(vtable->buffer_read(device, bindings[b].buffer, 0, framed[b], size + 2 * GUARD_BYTES),
+              "buffer_read");
+    check_guards(framed[b], size, plugin->plugin->name, bindings[b].tensor);
+    if (is_input) {
+      ck_assert_msg(memcmp(framed[b] + GUARD_BYTES, inputs[b], (size_t)size) == 0,
+                    "%s changed input tensor %u", plugin->plugin->name, bindings[b].tensor);
+    } else {
+      void *output = malloc((size_t)size ? (size_t)size : 1);
+      ck_assert_ptr_nonnull(output);
+      memcpy(output, framed[b] + GUARD_BYTES, (size_t)size);
+      result->outputs[b - graph->input_count] = output;
+    }
+    vtable->buffer_destroy(device, bindings[b].buffer);
+    free(framed[b]);
+  }
+  vtable->executable_destroy(device, executable);
+}
+
+void cf_result_release(cf_result *result, uint32_t output_count) {
+  for (uint32_t i = 0; i < output_count; ++i) free(result->outputs[i]);
+  memset(result, 0, sizeof *result);
+}

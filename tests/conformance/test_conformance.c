@@ -1,0 +1,147 @@
+/* One conformance suite for every GPU plugin: each case of
+ * conformance_cases.c runs on the plugin under test (CONFORMANCE_PLUGIN_PATH,
+ * named CONFORMANCE_PLUGIN_NAME) through the accelerator ABI and on cpu_ref
+ * (CONFORMANCE_REFERENCE_PATH), in fp32 and in fp16, and the outputs must
+ * agree: max |plugin - cpu_ref| <= tolerance * max(1, max |cpu_ref|).
+ * Every buffer is framed by sentinel bytes that must survive. A case the
+ * plugin declines is listed with its reason, not failed. The binary skips
+ * (77) when the plugin finds no device at all. */
+#include "config.h"
+
+#include <check.h>
+#include <dlfcn.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/conformance/conformance_cases.h"
+#include "tests/conformance/conformance_runner.h"
+
+#if !defined(CONFORMANCE_PLUGIN_PATH) || !defined(CONFORMANCE_PLUGIN_NAME) || \
+    !defined(CONFORMANCE_REFERENCE_PATH)
+#error \
+    "CONFORMANCE_PLUGIN_PATH, CONFORMANCE_PLUGIN_NAME and CONFORMANCE_REFERENCE_PATH must be defined"
+#endif
+
+#define SKIP_EXIT_STATUS 77
+/* float32 kernels follow cpu_ref's summation order; what remains are the
+ * few-ulp differences of exp, tanh and division. */
+#define TOLERANCE_FP32 2e-5
+#define TOLERANCE_FP16 1e-2
+
+static void compare(const cf_case *spec, cf_graph *graph, int32_t precision, const cf_result *ours,
+                    const cf_result *reference) {
+  for (uint32_t i = 0; i < graph->output_count; ++i) {
+    const tflaccel_tensor_desc *tensor = &graph->tensors[graph->outputs[i]];
+    int64_t count = cf_elements(tensor);
+    if (tensor->dtype == TFLACCEL_DTYPE_BOOL) {
+      ck_assert_msg(memcmp(ours->outputs[i], reference->outputs[i], (size_t)count) == 0,
+                    "%s: bool output %u differs", spec->name, i);
+      continue;
+    }
+    const float *a = ours->outputs[i], *b = reference->outputs[i];
+    double scale = 1.0, worst = 0.0;
+    int64_t worst_at = 0;
+    for (int64_t k = 0; k < count; ++k)
+      if (fabs(b[k]) > scale) scale = fabs(b[k]);
+    for (int64_t k = 0; k < count; ++k) {
+      ck_assert_msg(isfinite(a[k]), "%s: output %u element %lld is %g", spec->name, i, (long long)k,
+                    (double)a[k]);
+      double error = fabs((double)a[k] - (double)b[k]);
+      if (error > worst) {
+        worst = error;
+        worst_at = k;
+      }
+    }
+    double tolerance = precision == TFLACCEL_PRECISION_FP16 ? TOLERANCE_FP16 : TOLERANCE_FP32;
+    ck_assert_msg(worst <= tolerance * scale,
+                  "%s (%s): output %u element %lld is %.9g, cpu_ref %.9g (error %.3g > %.3g)",
+                  spec->name, precision == TFLACCEL_PRECISION_FP16 ? "fp16" : "fp32", i,
+                  (long long)worst_at, (double)a[worst_at], (double)b[worst_at], worst,
+                  tolerance * scale);
+  }
+}
+
+START_TEST(case_matches_cpu_ref) {
+  const cf_case *spec = &cf_cases[_i];
+  cf_plugin plugin, reference;
+  cf_plugin_open(&plugin, CONFORMANCE_PLUGIN_PATH, CONFORMANCE_PLUGIN_NAME);
+  cf_plugin_open(&reference, CONFORMANCE_REFERENCE_PATH, "cpu_ref");
+  static const int32_t precisions[] = {TFLACCEL_PRECISION_FP32, TFLACCEL_PRECISION_FP16};
+  for (int p = 0; p < 2; ++p) {
+    cf_graph graph;
+    cf_graph_init(&graph, 1000u + (uint32_t)_i);
+    spec->build(&graph, spec);
+    void *inputs[CF_MAX_BOUNDARY] = {0};
+    cf_make_inputs(&graph, 7u + (uint32_t)_i, inputs);
+    cf_result ours;
+    cf_run(&plugin, &graph, precisions[p], inputs, &ours);
+    if (ours.declined) {
+      printf("declined by %s (%s): %s: %s\n", CONFORMANCE_PLUGIN_NAME, p ? "fp16" : "fp32",
+             spec->name, ours.reason);
+    } else {
+      cf_result expected;
+      cf_run(&reference, &graph, TFLACCEL_PRECISION_FP32, inputs, &expected);
+      ck_assert_msg(!expected.declined, "%s: cpu_ref declines the case: %s", spec->name,
+                    expected.reason);
+      compare(spec, &graph, precisions[p], &ours, &expected);
+      cf_result_release(&expected, graph.output_count);
+    }
+    cf_result_release(&ours, graph.output_count);
+    for (uint32_t i = 0; i < graph.input_count; ++i) free(inputs[i]);
+    cf_graph_release(&graph);
+  }
+  cf_plugin_close(&reference);
+  cf_plugin_close(&plugin);
+}
+END_TEST
+
+/* In a child (a driver context must not be created in the parent Check
+ * forks from): 77 when the plugin reports that no driver is present. */
+static int skip_status(void) {
+  fflush(NULL);
+  pid_t child = fork();
+  if (child < 0) return 0;
+  if (child == 0) {
+    void *library = dlopen(CONFORMANCE_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) _exit(0);
+    tflaccel_accelerator_entry_fn entry = NULL;
+    *(void **)&entry = dlsym(library, TFLACCEL_ACCELERATOR_ENTRY_NAME);
+    const tflaccel_accelerator_plugin *plugin = entry ? entry(TFLACCEL_ABI_VERSION) : NULL;
+    if (plugin == NULL) _exit(0);
+    host_plugin_context context = {.log_level = TFLACCEL_LOG_ERROR};
+    snprintf(context.plugin_name, sizeof context.plugin_name, "%s", CONFORMANCE_PLUGIN_NAME);
+    tflaccel_host_services host;
+    host_services_fill(&host, &context, NULL);
+    void *state = NULL;
+    tflaccel_status status = plugin->init(&host, &state);
+    if (tflaccel_status_code_of(status) == TFLACCEL_UNAVAILABLE) {
+      printf("SKIP: %s: %s\n", CONFORMANCE_PLUGIN_NAME, tflaccel_status_message(status));
+      fflush(stdout);
+      _exit(SKIP_EXIT_STATUS);
+    }
+    tflaccel_status_free(status);
+    if (state != NULL) plugin->shutdown(state);
+    _exit(0);
+  }
+  int wait_status = 0;
+  if (waitpid(child, &wait_status, 0) != child) return 0;
+  return WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == SKIP_EXIT_STATUS ? SKIP_EXIT_STATUS
+                                                                                : 0;
+}
+
+int main(void) {
+  if (skip_status() == SKIP_EXIT_STATUS) return SKIP_EXIT_STATUS;
+  Suite *suite = suite_create("conformance " CONFORMANCE_PLUGIN_NAME);
+  TCase *cases = tcase_create(CONFORMANCE_PLUGIN_NAME " vs cpu_ref");
+  tcase_add_loop_test(cases, case_matches_cpu_ref, 0, (int)cf_case_count);
+  suite_add_tcase(suite, cases);
+  SRunner *runner = srunner_create(suite);
+  srunner_run_all(runner, CK_NORMAL);
+  int failed = srunner_ntests_failed(runner);
+  srunner_free(runner);
+  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
