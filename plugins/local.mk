@@ -8,5 +8,14 @@ include $(srcdir)/plugins/gpu_gl/local.mk
 
 # Plugins are dlopen()ed by path, never linked against: their libtool .la
 # files serve no one once installed (distributions delete them too).
-install-exec-hook:
-	rm -f $(DESTDIR)$(plugindir)/*.la
+# Without them libtool's uninstall cannot find the modules, so remove those
+# by name too. Only ours: the directory may be shared (--with-plugindir).
+# (plugindir holds data in automake's sense, hence the data hook.)
+install-data-hook:
+	for module in $(plugin_LTLIBRARIES); do \
+	  rm -f "$(DESTDIR)$(plugindir)/`basename $$module`"; \
+	done
+uninstall-hook:
+	for module in $(plugin_LTLIBRARIES); do \
+	  rm -f "$(DESTDIR)$(plugindir)/`basename $$module .la`.so"; \
+	done
