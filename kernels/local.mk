@@ -18,3 +18,4 @@ kernels/cl_kernel_sources.c: $(GPU_CL_KERNEL_FILES) kernels/embed_sources.sh
 	$(SHELL) $(srcdir)/kernels/embed_sources.sh gpu_cl_kernel_sources \
 	  plugins/gpu_cl/cl_kernel_sources.h $$files > $@.tmp && \
 	mv $@.tmp $@
+include $(srcdir)/kernels/glsl/local.mk

@@ -15,14 +15,16 @@ TEST_C_FLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 TEST_LINK = libtflaccel.la $(CHECK_LIBS)
 include $(srcdir)/tests/registry.mk
 include $(srcdir)/tests/cpu_ref.mk
+include $(srcdir)/tests/cpu_ref_quant.mk
 include $(srcdir)/tests/gpu.mk
+include $(srcdir)/tests/gpu_vk.mk
+include $(srcdir)/tests/gpu_gl.mk
 include $(srcdir)/tests/model.mk
 include $(srcdir)/tests/partition.mk
 
 # Driver caches and per-test scratch directories live in the build tree.
 clean-local:
 	-rm -rf tests/cache tests/tmp-*
-include $(srcdir)/tests/cpu_ref_quant.mk
 include $(srcdir)/tests/models.mk
 include $(srcdir)/tests/tools.mk
 include $(srcdir)/tests/conformance.mk

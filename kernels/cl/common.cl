@@ -53,6 +53,7 @@
 #define P_OUT_W 10
 #define P_OUT_C 11
 #define P_OUT_S 12
+#define P_OUT_DENSE 13
 #define P_POSTS 16
 #define POST_SIZE 12
 #define P_KERNEL 64
@@ -156,6 +157,18 @@ void finish_slice(__global const int *P, TENSOR_ARGS, int b, int y, int x, int s
     }
   }
   int c = s * 4, channels = P[P_OUT_C];
+  if (P[P_OUT_DENSE]) {
+    /* A partition output stored as the core wants it: dense float32, its
+     * offset P[0] counted in floats (t0 moved by P[0] stored values). */
+    __global float *dense = (__global float *)(t0 - P[0]) + P[0] +
+                            ((b * P[P_OUT_H] + y) * P[P_OUT_W] + x) * channels + c;
+    float4 f = convert_float4(v);
+    dense[0] = f.x;
+    if (c + 1 < channels) dense[1] = f.y;
+    if (c + 2 < channels) dense[2] = f.z;
+    if (c + 3 < channels) dense[3] = f.w;
+    return;
+  }
   if (c + 1 >= channels) v.y = (FLT)0;
   if (c + 2 >= channels) v.z = (FLT)0;
   if (c + 3 >= channels) v.w = (FLT)0;

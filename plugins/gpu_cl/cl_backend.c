@@ -152,6 +152,7 @@ tflaccel_status cl_backend_init(const tflaccel_host_services *host, cl_device_co
   backend->kernel_set_int = kernel_set_int;
   backend->dispatch = dispatch;
   backend->finish = finish;
+  backend->features = GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE;
   return NULL;
 }
 

@@ -3,6 +3,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "plugins/gpu_cl/cl_buffer.h"
 #include "plugins/gpu_cl/cl_error.h"
@@ -75,10 +76,19 @@ tflaccel_status cl_buffer_write(const tflaccel_host_services *host,
 }
 
 tflaccel_status cl_buffer_read(const tflaccel_host_services *host, const cl_device_context *context,
-                               tflaccel_buffer *buffer, uint64_t offset, void *destination,
-                               uint64_t size) {
+                               cl_staging *staging, tflaccel_buffer *buffer, uint64_t offset,
+                               void *destination, uint64_t size) {
   tflaccel_status status = check_range(host, buffer, offset, size, "read");
   if (status != NULL || size == 0) return status;
+  if (staging != NULL && size >= CL_STAGING_MIN_BYTES) {
+    status = cl_staging_reserve(host, context, staging, (size_t)size);
+    if (status != NULL) return status;
+    cl_int error = clEnqueueReadBuffer(context->queue, buffer->memory, CL_TRUE, (size_t)offset,
+                                       (size_t)size, staging->mapped, 0, NULL, NULL);
+    if (error != CL_SUCCESS) return cl_call_failed(host, "clEnqueueReadBuffer", error);
+    memcpy(destination, staging->mapped, (size_t)size);
+    return NULL;
+  }
   cl_int error = clEnqueueReadBuffer(context->queue, buffer->memory, CL_TRUE, (size_t)offset,
                                      (size_t)size, destination, 0, NULL, NULL);
   return error == CL_SUCCESS ? NULL : cl_call_failed(host, "clEnqueueReadBuffer", error);

@@ -4,6 +4,7 @@
 #define TFLACCEL_GPU_CL_CL_BUFFER_H
 
 #include "plugins/gpu_cl/cl_context.h"
+#include "plugins/gpu_cl/cl_staging.h"
 #include "tflaccel/accelerator.h"
 
 /* The cl_mem behind a buffer (for kernels to bind). */
@@ -16,8 +17,9 @@ void cl_buffer_destroy(const tflaccel_host_services *host, tflaccel_buffer *buff
 tflaccel_status cl_buffer_write(const tflaccel_host_services *host,
                                 const cl_device_context *context, tflaccel_buffer *buffer,
                                 uint64_t offset, const void *source, uint64_t size);
+/* Large reads land in staging (when not NULL) first. */
 tflaccel_status cl_buffer_read(const tflaccel_host_services *host, const cl_device_context *context,
-                               tflaccel_buffer *buffer, uint64_t offset, void *destination,
-                               uint64_t size);
+                               cl_staging *staging, tflaccel_buffer *buffer, uint64_t offset,
+                               void *destination, uint64_t size);
 
 #endif

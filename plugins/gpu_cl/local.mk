@@ -17,7 +17,9 @@ plugins_libgpu_cl_la_SOURCES = \
 	plugins/gpu_cl/cl_error.h \
 	plugins/gpu_cl/cl_kernel_sources.h \
 	plugins/gpu_cl/cl_program.c \
-	plugins/gpu_cl/cl_program.h
+	plugins/gpu_cl/cl_program.h \
+	plugins/gpu_cl/cl_staging.c \
+	plugins/gpu_cl/cl_staging.h
 nodist_plugins_libgpu_cl_la_SOURCES = kernels/cl_kernel_sources.c
 plugins_libgpu_cl_la_CFLAGS = $(PLUGIN_C_FLAGS) $(OPENCL_CFLAGS)
 plugins_libgpu_cl_la_LDFLAGS = $(PLUGIN_LINK_FLAGS)

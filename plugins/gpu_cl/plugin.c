@@ -26,6 +26,7 @@ typedef struct cl_plugin_device {
   tflaccel_device base; /* first: the core sees a tflaccel_device */
   const tflaccel_host_services *host;
   cl_device_context cl;
+  cl_staging read_staging; /* for large buffer_reads */
   cl_backend_device backend_device;
   gpu_backend backend;
 } cl_plugin_device;
@@ -99,7 +100,8 @@ static tflaccel_status buffer_write(tflaccel_device *device, tflaccel_buffer *bu
 static tflaccel_status buffer_read(tflaccel_device *device, tflaccel_buffer *buffer,
                                    uint64_t offset, void *destination, uint64_t size) {
   cl_plugin_device *self = plugin_device(device);
-  return cl_buffer_read(self->host, &self->cl, buffer, offset, destination, size);
+  return cl_buffer_read(self->host, &self->cl, &self->read_staging, buffer, offset, destination,
+                        size);
 }
 
 /* ---- devices ---- */
@@ -107,6 +109,7 @@ static tflaccel_status buffer_read(tflaccel_device *device, tflaccel_buffer *buf
 static void device_destroy(tflaccel_device *device) {
   cl_plugin_device *self = plugin_device(device);
   cl_backend_release(&self->backend_device);
+  cl_staging_release(self->host, &self->cl, &self->read_staging);
   cl_device_context_release(self->host, &self->cl);
   self->host->free(self->host->context, self);
 }

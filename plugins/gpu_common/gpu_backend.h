@@ -46,6 +46,13 @@ typedef struct gpu_backend {
                               const uint32_t local[3]);
   /* Waits until every queued dispatch has finished. */
   tflaccel_status (*finish)(void *device);
+
+  /* Added later: optional, 0 or NULL where the backend does not offer it. */
+
+  /* GPU_FEATURE_* (gpu_kernel_catalog.h): the kernels and parameters beyond
+   * the first catalogue that this backend implements; the GPU layer uses
+   * them only when asked to here. */
+  uint32_t features;
 } gpu_backend;
 
 #endif

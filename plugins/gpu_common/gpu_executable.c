@@ -134,6 +134,16 @@ tflaccel_status gpu_executable_create(const gpu_backend *backend, const tflaccel
             : program->storage == GPU_STORAGE_HALF  ? "fp16 storage"
                                                     : "fp16",
             (unsigned long long)program->arena_size, (unsigned long long)program->constants_size);
+  for (uint32_t i = 0; i < program->dispatch_count; ++i) {
+    const gpu_dispatch *dispatch = &program->dispatches[i];
+    const int32_t *params = gpu_program_params(program, i);
+    host->log(host->context, TFLACCEL_LOG_DEBUG,
+              "dispatch %u: %s, global %u x %u x %u, output %d x %d x %d x %d%s, %d post-ops", i,
+              gpu_kernel_name(dispatch->kernel), dispatch->global[0], dispatch->global[1],
+              dispatch->global[2], params[GPU_P_OUT], params[GPU_P_OUT + 1],
+              params[GPU_P_OUT + 2], params[GPU_P_OUT + 3],
+              params[GPU_P_OUT_DENSE] ? " dense" : "", params[GPU_P_POST_COUNT]);
+  }
   /* The weights live on the device now: the host copy is not needed. */
   if (program->constants != NULL) host->free(host->context, program->constants);
   program->constants = NULL;
@@ -142,7 +152,8 @@ tflaccel_status gpu_executable_create(const gpu_backend *backend, const tflaccel
   return NULL;
 }
 
-/* Points every argument that reads binding b at its buffer and offset. */
+/* Points every argument that reads binding b at its buffer and offset;
+ * nothing to do when they are those of the last run. */
 static tflaccel_status bind(gpu_executable *executable, uint32_t b, const tflaccel_binding *binding,
                             int *params_changed) {
   const gpu_backend *backend = executable->backend;
@@ -154,6 +165,7 @@ static tflaccel_status bind(gpu_executable *executable, uint32_t b, const tflacc
         (unsigned long long)program->binding_bytes[b]);
   int new_buffer = executable->bound_buffer[b] != binding->buffer;
   int new_offset = executable->bound_offset[b] != binding->offset;
+  if (!new_buffer && !new_offset) return NULL;
   for (uint32_t i = 0; i < program->dispatch_count; ++i) {
     const gpu_dispatch *dispatch = &program->dispatches[i];
     for (uint32_t a = 0; a < GPU_MAX_ARGS; ++a) {
@@ -169,10 +181,8 @@ static tflaccel_status bind(gpu_executable *executable, uint32_t b, const tflacc
                                                             SLOT_TENSORS + a, binding->buffer);
         if (status != NULL) return status;
       }
-      if (new_offset || new_buffer) {
-        gpu_program_params(program, i)[a] = (int32_t)(binding->offset / argument->offset_unit);
-        *params_changed = 1;
-      }
+      gpu_program_params(program, i)[a] = (int32_t)(binding->offset / argument->offset_unit);
+      *params_changed = 1;
     }
   }
   executable->bound_buffer[b] = binding->buffer;

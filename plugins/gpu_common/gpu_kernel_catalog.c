@@ -3,7 +3,7 @@
 
 #include "plugins/gpu_common/gpu_kernel_catalog.h"
 
-static const char *const kernel_names[GPU_KERNEL_COUNT] = {
+static const char *const kernel_names[GPU_KERNEL_EXTENDED_COUNT] = {
     [GPU_KERNEL_TO_SLICES] = "gpu_to_slices",
     [GPU_KERNEL_FROM_SLICES] = "gpu_from_slices",
     [GPU_KERNEL_ELEMENTWISE] = "gpu_elementwise",
@@ -21,9 +21,11 @@ static const char *const kernel_names[GPU_KERNEL_COUNT] = {
     [GPU_KERNEL_BOX_GATHER] = "gpu_box_gather",
     [GPU_KERNEL_DEPTH_TO_SPACE] = "gpu_depth_to_space",
     [GPU_KERNEL_SOFTMAX] = "gpu_softmax",
+    [GPU_KERNEL_DEPTHWISE_CONV_ORDERED] = "gpu_depthwise_conv_ordered",
+    [GPU_KERNEL_DEPTHWISE_CONV2D_1X1] = "gpu_depthwise_conv2d_1x1",
 };
 
 const char *gpu_kernel_name(int32_t kernel) {
-  if (kernel < 0 || kernel >= GPU_KERNEL_COUNT) return "unknown kernel";
+  if (kernel < 0 || kernel >= GPU_KERNEL_EXTENDED_COUNT) return "unknown kernel";
   return kernel_names[kernel];
 }

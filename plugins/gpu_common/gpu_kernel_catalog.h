@@ -10,6 +10,9 @@
  *             side of the layout conversions)
  *   [7]       number of post-ops
  *   [8..13)   output B, H, W, C, S (gpu_layout.h)
+ *   [13]      1 when t0 is a dense float32 NHWC tensor (C channels per
+ *             pixel, no slices), written lane by lane; only with
+ *             GPU_FEATURE_DENSE_OUTPUT
  *   [16..64)  up to GPU_MAX_POSTS post-ops of GPU_POST_SIZE ints
  *   [64..128) the kernel's own parameters (listed with each kernel id)
  *
@@ -31,6 +34,7 @@
 #define GPU_P_OFFSETS 0
 #define GPU_P_POST_COUNT 7
 #define GPU_P_OUT 8
+#define GPU_P_OUT_DENSE 13
 #define GPU_P_POSTS 16
 #define GPU_POST_SIZE 12
 #define GPU_MAX_POSTS 4
@@ -121,8 +125,36 @@ typedef enum gpu_kernel_id {
   GPU_KERNEL_DEPTH_TO_SPACE,
   /* Softmax over channels: [0] float beta. */
   GPU_KERNEL_SOFTMAX,
-  GPU_KERNEL_COUNT
+  /* The first catalogue, which every backend provides, ends here. */
+  GPU_KERNEL_COUNT,
+  /* Kernels added later, offered only by the backends whose `features` say
+   * so (gpu_backend.h). A depthwise convolution whose only consumer is a 1x1
+   * convolution, in one dispatch: t1 input, t2 depthwise weights and t3 its
+   * bias (GPU_KERNEL_DEPTHWISE_CONV2D's layout), t4 1x1 weights followed
+   * by their bias, [18] values after the weights' start (t5 and t6 are
+   * left to post-ops: a residual ADD and a PRELU's alpha).
+   * [0..12) the depthwise parameters (GPU_KERNEL_DEPTHWISE_CONV2D's),
+   * [12] depthwise output channels (the 1x1 inputs), [13] their slices,
+   * [14] 1 when the depthwise values are clamped to the float bounds [15],
+   * [16] (its fused activation). Each depthwise value is computed as the depthwise kernel
+   * computes it and stays in the arithmetic type; the 1x1 sum runs in
+   * cpu_ref's order. GPU_FEATURE_DEPTHWISE_POINTWISE. */
+  /* ... with the 1x1 weights and global size of GPU_KERNEL_CONV_ORDERED
+   * (the depthwise values of a pixel go to local memory first; at most
+   * 4096 of them). */
+  GPU_KERNEL_DEPTHWISE_CONV_ORDERED = GPU_KERNEL_COUNT,
+  /* ... with the 1x1 weights and global size of GPU_KERNEL_CONV2D; [17]
+   * output slices per work item. */
+  GPU_KERNEL_DEPTHWISE_CONV2D_1X1,
+  GPU_KERNEL_EXTENDED_COUNT
 } gpu_kernel_id;
+
+/* What a backend's kernels implement beyond the first catalogue
+ * (gpu_backend.features). */
+enum {
+  GPU_FEATURE_DENSE_OUTPUT = 1u << 0,        /* parameter [13] */
+  GPU_FEATURE_DEPTHWISE_POINTWISE = 1u << 1, /* the two fused kernels above */
+};
 
 const char *gpu_kernel_name(int32_t kernel);
 

@@ -68,12 +68,49 @@ static int32_t slices_per_item(gpu_shape out) {
 /* Shared tail of CONV_2D and FULLY_CONNECTED-as-1x1-conv. */
 typedef struct conv_setup {
   uint32_t input;
-  int32_t in_h, in_w;
+  int32_t in_h, in_w, in_s; /* in_s: slices of an input pixel */
   int32_t kh, kw, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left;
   int32_t activation;
   const tflaccel_tensor_desc *weights, *bias; /* weights as [O][KH][KW][I] */
   int32_t out_c, in_c;
+  int order_free; /* no later layer amplifies its rounding (see below) */
 } conv_setup;
+
+/* Ops that pass a value on without amplifying its rounding error (they are
+ * 1-Lipschitz or move bytes). */
+static int passes_rounding_on(int32_t code) {
+  switch (code) {
+    case TFLACCEL_OP_RESHAPE:
+    case TFLACCEL_OP_SQUEEZE:
+    case TFLACCEL_OP_EXPAND_DIMS:
+    case TFLACCEL_OP_LOGISTIC:
+    case TFLACCEL_OP_TANH:
+    case TFLACCEL_OP_RELU:
+    case TFLACCEL_OP_RELU6:
+    case TFLACCEL_OP_RELU_N1_TO_1: return 1;
+    default: return 0;
+  }
+}
+
+/* Whether tensor reaches only graph outputs (tensors no op reads), through
+ * ops that pass rounding on unamplified. Then how a sum producing it is
+ * ordered changes the outputs by a few float32 roundings, far inside
+ * rtol_fp32: the order cpu_ref's results depend on matters only where
+ * later layers amplify (pose_landmark_lite's decoder, ~400x). */
+#define ORDER_FREE_MAX_DEPTH 8
+static int only_feeds_outputs(const tflaccel_graph_view *graph, uint32_t tensor, int depth) {
+  if (depth > ORDER_FREE_MAX_DEPTH) return 0;
+  for (uint32_t o = 0; o < graph->op_count; ++o) {
+    const tflaccel_op_desc *op = &graph->ops[o];
+    int reads = 0;
+    for (uint32_t i = 0; i < op->input_count; ++i) reads |= op->inputs[i] == tensor;
+    if (!reads) continue;
+    if (!passes_rounding_on(op->code) || op->inputs[0] != tensor || op->output_count != 1 ||
+        !only_feeds_outputs(graph, op->outputs[0], depth + 1))
+      return 0;
+  }
+  return 1;
+}
 
 /* Packs w(o, tap) (tap = (ky * KW + kx) * I + i) as [tap][O padded to
  * slices] scalars, the layout gpu_conv_ordered reads one output channel
@@ -96,25 +133,44 @@ static tflaccel_status pack_ordered_weights(gpu_lowering *lw, const tflaccel_ten
  * more parallel: with few items each waits on one dependent load after
  * another. Every output channel gets its own item, in cpu_ref's summation
  * order (some models, pose_landmark_lite, amplify any other order past
- * rtol_fp32); in fp16, 1x1 layers split each sum over a work group. */
+ * rtol_fp32); in fp16, or where the order is free (only_feeds_outputs),
+ * 1x1 layers split each sum over a work group (on the H200, 6 us where the
+ * ordered sum of hand_landmark_lite's 672 -> 63 head takes 18 us). */
 #define FEW_ITEMS 65536
 #define MIN_TAPS 64
 #define SPLIT_MIN_INPUT_SLICES 16
 #define ORDERED_MAX_TAPS 4096 /* the local copy of one receptive field */
 #define ORDERED_GROUP 64
 
-static tflaccel_status emit_conv(gpu_lowering *lw, const conv_setup *setup, uint32_t output) {
-  gpu_shape out = lw->tensors[output].shape;
-  int32_t in_s = lw->tensors[setup->input].shape.s;
+/* Which convolution kernel computes setup's layer into out. */
+static int32_t conv_kernel(const gpu_lowering *lw, const conv_setup *setup, gpu_shape out) {
   int32_t taps = setup->kh * setup->kw * setup->in_c;
   int few_items = gpu_shape_pixels(out) * out.s < FEW_ITEMS && taps >= MIN_TAPS;
-  int split = few_items && lw->program->storage != GPU_STORAGE_FLOAT32 && setup->kh == 1 &&
-              setup->kw == 1 && setup->pad_top == 0 && setup->pad_left == 0 &&
-              in_s >= SPLIT_MIN_INPUT_SLICES;
-  int ordered = few_items && !split && taps <= ORDERED_MAX_TAPS;
-  int32_t kernel = split     ? GPU_KERNEL_CONV2D_SPLIT
-                   : ordered ? GPU_KERNEL_CONV_ORDERED
-                             : GPU_KERNEL_CONV2D;
+  int split = few_items && (lw->program->storage != GPU_STORAGE_FLOAT32 || setup->order_free) &&
+              setup->kh == 1 && setup->kw == 1 && setup->pad_top == 0 && setup->pad_left == 0 &&
+              setup->in_s >= SPLIT_MIN_INPUT_SLICES;
+  if (split) return GPU_KERNEL_CONV2D_SPLIT;
+  if (few_items && taps <= ORDERED_MAX_TAPS) return GPU_KERNEL_CONV_ORDERED;
+  return GPU_KERNEL_CONV2D;
+}
+
+/* The work size of the ordered kernels: groups of 64 output channels, one
+ * pixel each. */
+static void set_ordered_work(gpu_dispatch *dispatch, gpu_shape out) {
+  uint32_t channels = (uint32_t)out.s * 4;
+  dispatch->global[0] = (channels + ORDERED_GROUP - 1) / ORDERED_GROUP * ORDERED_GROUP;
+  dispatch->local[0] = ORDERED_GROUP;
+  dispatch->global[1] = (uint32_t)gpu_shape_pixels(out);
+  dispatch->global[2] = 1;
+  dispatch->local[1] = dispatch->local[2] = 1;
+}
+
+static tflaccel_status emit_conv(gpu_lowering *lw, const conv_setup *setup, uint32_t output) {
+  gpu_shape out = lw->tensors[output].shape;
+  int32_t in_s = setup->in_s;
+  int32_t taps = setup->kh * setup->kw * setup->in_c;
+  int32_t kernel = conv_kernel(lw, setup, out);
+  int split = kernel == GPU_KERNEL_CONV2D_SPLIT, ordered = kernel == GPU_KERNEL_CONV_ORDERED;
   uint64_t weights, bias;
   tflaccel_status status =
       ordered ? pack_ordered_weights(lw, setup->weights, setup->out_c, taps, &weights)
@@ -140,13 +196,7 @@ static tflaccel_status emit_conv(gpu_lowering *lw, const conv_setup *setup, uint
   if (status != NULL) return status;
   gpu_dispatch *dispatch = &lw->program->dispatches[d];
   if (ordered) {
-    /* Groups of 64 output channels, one pixel each. */
-    uint32_t channels = (uint32_t)out.s * 4;
-    dispatch->global[0] = (channels + ORDERED_GROUP - 1) / ORDERED_GROUP * ORDERED_GROUP;
-    dispatch->local[0] = ORDERED_GROUP;
-    dispatch->global[1] = (uint32_t)gpu_shape_pixels(out);
-    dispatch->global[2] = 1;
-    dispatch->local[1] = dispatch->local[2] = 1;
+    set_ordered_work(dispatch, out);
     return NULL;
   }
   if (split) {
@@ -163,40 +213,65 @@ static tflaccel_status emit_conv(gpu_lowering *lw, const conv_setup *setup, uint
   return NULL;
 }
 
-tflaccel_status lower_conv(gpu_lowering *lw, uint32_t position) {
+/* The setup of CONV_2D op (at position), reading through a fused PAD. */
+static void conv_setup_of(const gpu_lowering *lw, uint32_t position, conv_setup *setup) {
   const tflaccel_op_desc *op = lower_op(lw, position);
   const tflaccel_tensor_desc *filter = gpu_op_input(lw->graph, op, 1);
-  const tflaccel_tensor_desc *bias = gpu_op_input(lw->graph, op, 2);
   const tflaccel_tensor_desc *padded = gpu_op_input(lw->graph, op, 0);
   const tflaccel_conv_2d_params *params = &op->params->conv_2d;
   lower_fused_pad pad;
   lower_fused_pad_of(lw, position, &pad);
   const tflaccel_tensor_desc *input = &lw->graph->tensors[pad.source];
   gpu_shape out = lw->tensors[op->outputs[0]].shape;
-  conv_setup setup;
-  memset(&setup, 0, sizeof setup);
-  setup.input = pad.source;
-  setup.in_h = input->dims[1];
-  setup.in_w = input->dims[2];
-  setup.kh = filter->dims[1];
-  setup.kw = filter->dims[2];
-  setup.stride_h = params->stride_h;
-  setup.stride_w = params->stride_w;
-  setup.dilation_h = params->dilation_h ? params->dilation_h : 1;
-  setup.dilation_w = params->dilation_w ? params->dilation_w : 1;
+  memset(setup, 0, sizeof *setup);
+  setup->input = pad.source;
+  setup->in_h = input->dims[1];
+  setup->in_w = input->dims[2];
+  setup->in_s = lw->tensors[pad.source].shape.s;
+  setup->kh = filter->dims[1];
+  setup->kw = filter->dims[2];
+  setup->stride_h = params->stride_h;
+  setup->stride_w = params->stride_w;
+  setup->dilation_h = params->dilation_h ? params->dilation_h : 1;
+  setup->dilation_w = params->dilation_w ? params->dilation_w : 1;
   /* Padding follows from the (padded) input the op was given. */
-  setup.pad_top =
-      gpu_conv_padding(padded->dims[1], out.h, setup.kh, setup.stride_h, setup.dilation_h) +
+  setup->pad_top =
+      gpu_conv_padding(padded->dims[1], out.h, setup->kh, setup->stride_h, setup->dilation_h) +
       pad.top;
-  setup.pad_left =
-      gpu_conv_padding(padded->dims[2], out.w, setup.kw, setup.stride_w, setup.dilation_w) +
+  setup->pad_left =
+      gpu_conv_padding(padded->dims[2], out.w, setup->kw, setup->stride_w, setup->dilation_w) +
       pad.left;
-  setup.activation = params->fused_activation;
-  setup.weights = filter;
-  setup.bias = bias;
-  setup.out_c = filter->dims[0];
-  setup.in_c = filter->dims[3];
-  return emit_conv(lw, &setup, op->outputs[0]);
+  setup->activation = params->fused_activation;
+  setup->weights = filter;
+  setup->bias = gpu_op_input(lw->graph, op, 2);
+  setup->out_c = filter->dims[0];
+  setup->in_c = filter->dims[3];
+  setup->order_free = only_feeds_outputs(lw->graph, op->outputs[0], 0);
+}
+
+/* A window that covers the whole input (no padding, one output pixel) over
+ * whole slices is a 1x1 convolution of the input seen as one pixel of
+ * KH * KW * C channels: the same bytes, and the weights' [KH][KW][I] order
+ * is that pixel's channel order. (Heads of landmark models: 2x2x192 ->
+ * 195.) */
+static void flatten_whole_window(conv_setup *setup, gpu_shape out) {
+  if (out.h != 1 || out.w != 1 || setup->pad_top != 0 || setup->pad_left != 0 ||
+      setup->in_h != setup->kh || setup->in_w != setup->kw || setup->in_c % GPU_SLICE != 0 ||
+      (setup->kh == 1 && setup->kw == 1))
+    return;
+  setup->in_c *= setup->kh * setup->kw;
+  setup->in_s = setup->in_c / GPU_SLICE;
+  setup->in_h = setup->in_w = 1;
+  setup->kh = setup->kw = 1;
+  setup->stride_h = setup->stride_w = setup->dilation_h = setup->dilation_w = 1;
+}
+
+tflaccel_status lower_conv(gpu_lowering *lw, uint32_t position) {
+  conv_setup setup;
+  conv_setup_of(lw, position, &setup);
+  uint32_t output = lower_op(lw, position)->outputs[0];
+  if (setup.order_free) flatten_whole_window(&setup, lw->tensors[output].shape);
+  return emit_conv(lw, &setup, output);
 }
 
 tflaccel_status lower_fully_connected(gpu_lowering *lw, uint32_t position) {
@@ -238,6 +313,8 @@ tflaccel_status lower_fully_connected(gpu_lowering *lw, uint32_t position) {
   setup.bias = bias;
   setup.out_c = units;
   setup.in_c = depth;
+  setup.in_s = lw->tensors[input].shape.s;
+  setup.order_free = only_feeds_outputs(lw->graph, op->outputs[0], 0);
   /* The input's pixels must be the output's rows in the same order. */
   gpu_shape rows = lw->tensors[input].shape;
   if (gpu_shape_pixels(rows) != gpu_shape_pixels(out))
@@ -248,7 +325,17 @@ tflaccel_status lower_fully_connected(gpu_lowering *lw, uint32_t position) {
   return emit_conv(lw, &setup, op->outputs[0]);
 }
 
-tflaccel_status lower_depthwise(gpu_lowering *lw, uint32_t position) {
+/* A DEPTHWISE_CONV_2D's weights and bias in the constants, and its
+ * kernel parameters (GPU_KERNEL_DEPTHWISE_CONV2D's [0..12)). */
+typedef struct depthwise_setup {
+  uint32_t input; /* what it reads, through a fused PAD */
+  uint64_t weights, bias;
+  int32_t values[12];
+  int32_t channels, activation;
+} depthwise_setup;
+
+static tflaccel_status depthwise_prepare(gpu_lowering *lw, uint32_t position,
+                                         depthwise_setup *setup) {
   const tflaccel_op_desc *op = lower_op(lw, position);
   const tflaccel_tensor_desc *filter = gpu_op_input(lw->graph, op, 1);
   const tflaccel_tensor_desc *bias = gpu_op_input(lw->graph, op, 2);
@@ -263,40 +350,156 @@ tflaccel_status lower_depthwise(gpu_lowering *lw, uint32_t position) {
   int32_t dw = params->dilation_w ? params->dilation_w : 1;
   gpu_program *program = lw->program;
   int32_t out_s = (out_c + 3) / 4;
-  uint64_t weights, bias_offset;
   tflaccel_status status = gpu_program_add_constants(
       lw->host, program, (uint64_t)out_s * kh * kw * 4 * program->element_size, WEIGHT_ALIGNMENT,
-      &weights);
-  if (status == NULL) status = pack_bias(lw, bias, out_c, &bias_offset);
+      &setup->weights);
+  if (status == NULL) status = pack_bias(lw, bias, out_c, &setup->bias);
   if (status != NULL) return status;
   for (int32_t ky = 0; ky < kh; ++ky)
     for (int32_t kx = 0; kx < kw; ++kx)
       for (int32_t o = 0; o < out_c; ++o)
         gpu_program_store_constant(
-            program, weights, (((uint64_t)(o / 4) * kh + ky) * kw + kx) * 4 + (uint64_t)(o % 4),
+            program, setup->weights,
+            (((uint64_t)(o / 4) * kh + ky) * kw + kx) * 4 + (uint64_t)(o % 4),
             read_float(filter, ((int64_t)ky * kw + kx) * out_c + o));
+  int32_t values[12] = {input->dims[1],
+                        input->dims[2],
+                        lw->tensors[pad.source].shape.s,
+                        kh,
+                        kw,
+                        params->stride_h,
+                        params->stride_w,
+                        dh,
+                        dw,
+                        gpu_conv_padding(padded->dims[1], out.h, kh, params->stride_h, dh) + pad.top,
+                        gpu_conv_padding(padded->dims[2], out.w, kw, params->stride_w, dw) +
+                            pad.left,
+                        out_c / input->dims[3]};
+  memcpy(setup->values, values, sizeof values);
+  setup->input = pad.source;
+  setup->channels = out_c;
+  setup->activation = params->fused_activation;
+  return NULL;
+}
+
+/* The 1x1 CONV_2D that is the only reader of the depthwise output of the op
+ * at position, when one dispatch computes both faster than two do
+ * (gpu_kernel_catalog.h): its position, or -1. */
+#define DEPTHWISE_1X1_MAX_TAPS 36
+#define DEPTHWISE_SPLIT_MAX_INPUTS 256
+static int32_t pointwise_reader(const gpu_lowering *lw, uint32_t position) {
+  if (!(lw->backend->features & GPU_FEATURE_DEPTHWISE_POINTWISE)) return -1;
+  const tflaccel_op_desc *op = lower_op(lw, position);
+  float low, high;
+  if (!gpu_activation_range(op->params->depthwise_conv_2d.fused_activation, &low, &high))
+    return -1;
+  uint32_t value = op->outputs[0];
+  const lower_tensor *lt = &lw->tensors[value];
+  if (lt->is_output || lt->consumers != 1 || lt->consumer < 0 || lw->absorbed[lt->consumer])
+    return -1;
+  uint32_t reader = (uint32_t)lt->consumer;
+  const tflaccel_op_desc *conv = lower_op(lw, reader);
+  if (conv->code != TFLACCEL_OP_CONV_2D || conv->inputs[0] != value ||
+      lw->pad_source[reader] >= 0)
+    return -1;
+  conv_setup setup;
+  conv_setup_of(lw, reader, &setup);
+  if (setup.kh != 1 || setup.kw != 1 || setup.stride_h != 1 || setup.stride_w != 1 ||
+      setup.pad_top != 0 || setup.pad_left != 0 || setup.in_c != lw->tensors[value].shape.c)
+    return -1;
+  gpu_shape out = lw->tensors[conv->outputs[0]].shape;
+  const tflaccel_tensor_desc *filter = gpu_op_input(lw->graph, op, 1);
+  switch (conv_kernel(lw, &setup, out)) {
+    case GPU_KERNEL_CONV2D: {
+      /* Every item of a pixel recomputes all its depthwise slices, one
+       * after another. Measured on the H200 (pose_landmark_lite): a gain up
+       * to 36 taps per pixel (2 items x 2 slices x 3x3: 10 us fused against
+       * 14 us for two dispatches), a loss from 144 on (64x64, 4 items x 8
+       * slices x 3x3: 31 us against 21 us). */
+      int64_t items = (out.s + slices_per_item(out) - 1) / slices_per_item(out);
+      int64_t taps = items * setup.in_s * filter->dims[1] * filter->dims[2];
+      return taps <= DEPTHWISE_1X1_MAX_TAPS ? (int32_t)reader : -1;
+    }
+    case GPU_KERNEL_CONV2D_SPLIT:
+      /* The fused kernel sums in order instead: a gain over depthwise +
+       * split only for short sums, and never in half arithmetic (long half
+       * sums lose too much). */
+      return lw->program->storage != GPU_STORAGE_HALF_MATH &&
+                     setup.in_c <= DEPTHWISE_SPLIT_MAX_INPUTS
+                 ? (int32_t)reader
+                 : -1;
+    default: return setup.in_c <= ORDERED_MAX_TAPS ? (int32_t)reader : -1;
+  }
+}
+
+/* The depthwise op at position and its 1x1 reader in one dispatch. */
+static tflaccel_status emit_depthwise_pointwise(gpu_lowering *lw, const depthwise_setup *dw,
+                                                uint32_t reader) {
+  conv_setup pw;
+  conv_setup_of(lw, reader, &pw);
+  uint32_t output = lower_op(lw, reader)->outputs[0];
+  gpu_shape out = lw->tensors[output].shape;
+  int ordered = conv_kernel(lw, &pw, out) != GPU_KERNEL_CONV2D;
+  uint64_t weights, bias;
+  tflaccel_status status =
+      ordered ? pack_ordered_weights(lw, pw.weights, pw.out_c, pw.in_c, &weights)
+              : pack_conv_weights(lw, pw.weights, pw.out_c, 1, 1, pw.in_c, &weights);
+  if (status == NULL) status = pack_bias(lw, pw.bias, pw.out_c, &bias);
+  uint32_t d = 0;
+  if (status == NULL)
+    status = lower_add_dispatch(lw,
+                                ordered ? GPU_KERNEL_DEPTHWISE_CONV_ORDERED
+                                        : GPU_KERNEL_DEPTHWISE_CONV2D_1X1,
+                                &d);
+  if (status == NULL) status = lower_bind_input(lw, d, 1, dw->input);
+  if (status != NULL) return status;
+  lower_bind_constants(lw, d, 2, dw->weights);
+  lower_bind_constants(lw, d, 3, dw->bias);
+  lower_bind_constants(lw, d, 4, weights);
+  int32_t *k = gpu_program_params(lw->program, d) + GPU_P_KERNEL;
+  memcpy(k, dw->values, sizeof dw->values);
+  /* The bias rides on the weights' argument (packed right after them), so
+   * that two arguments stay free for a residual ADD and a PRELU. */
+  k[18] = (int32_t)((bias - weights) / lw->program->element_size);
+  float low, high;
+  gpu_activation_range(dw->activation, &low, &high);
+  int32_t per_item = ordered ? 1 : slices_per_item(out);
+  int32_t more[6] = {dw->channels,
+                     (dw->channels + 3) / 4,
+                     dw->activation != TFLACCEL_ACT_NONE,
+                     gpu_float_bits(low),
+                     gpu_float_bits(high),
+                     per_item};
+  memcpy(k + 12, more, sizeof more);
+  lw->absorbed[reader] = 1;
+  lower_add_activation(lw, d, pw.activation);
+  status = lower_finish(lw, d, 5, output);
+  if (status != NULL) return status;
+  gpu_dispatch *dispatch = &lw->program->dispatches[d];
+  if (ordered) {
+    set_ordered_work(dispatch, out);
+    return NULL;
+  }
+  lower_set_work(lw, d, dispatch->global[0], dispatch->global[1],
+                 (dispatch->global[2] + (uint32_t)per_item - 1) / (uint32_t)per_item);
+  return NULL;
+}
+
+tflaccel_status lower_depthwise(gpu_lowering *lw, uint32_t position) {
+  depthwise_setup dw;
+  tflaccel_status status = depthwise_prepare(lw, position, &dw);
+  if (status != NULL) return status;
+  int32_t reader = pointwise_reader(lw, position);
+  if (reader >= 0) return emit_depthwise_pointwise(lw, &dw, (uint32_t)reader);
   uint32_t d;
   status = lower_add_dispatch(lw, GPU_KERNEL_DEPTHWISE_CONV2D, &d);
-  if (status == NULL) status = lower_bind_input(lw, d, 1, pad.source);
+  if (status == NULL) status = lower_bind_input(lw, d, 1, dw.input);
   if (status != NULL) return status;
-  lower_bind_constants(lw, d, 2, weights);
-  lower_bind_constants(lw, d, 3, bias_offset);
-  int32_t *k = gpu_program_params(program, d) + GPU_P_KERNEL;
-  int32_t values[] = {input->dims[1],
-                      input->dims[2],
-                      lw->tensors[pad.source].shape.s,
-                      kh,
-                      kw,
-                      params->stride_h,
-                      params->stride_w,
-                      dh,
-                      dw,
-                      gpu_conv_padding(padded->dims[1], out.h, kh, params->stride_h, dh) + pad.top,
-                      gpu_conv_padding(padded->dims[2], out.w, kw, params->stride_w, dw) + pad.left,
-                      out_c / input->dims[3]};
-  memcpy(k, values, sizeof values);
-  lower_add_activation(lw, d, params->fused_activation);
-  return lower_finish(lw, d, 4, op->outputs[0]);
+  lower_bind_constants(lw, d, 2, dw.weights);
+  lower_bind_constants(lw, d, 3, dw.bias);
+  memcpy(gpu_program_params(lw->program, d) + GPU_P_KERNEL, dw.values, sizeof dw.values);
+  lower_add_activation(lw, d, dw.activation);
+  return lower_finish(lw, d, 4, lower_op(lw, position)->outputs[0]);
 }
 
 tflaccel_status lower_transpose_conv(gpu_lowering *lw, uint32_t position) {

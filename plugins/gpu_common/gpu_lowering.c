@@ -115,6 +115,7 @@ tflaccel_status lower_bind_input(gpu_lowering *lw, uint32_t dispatch, uint32_t a
                                  uint32_t tensor) {
   uint32_t root = root_of(lw, tensor);
   lower_tensor *lt = &lw->tensors[root];
+  lt->read = 1;
   if (lt->storage == GPU_BUFFER_NONE && root < lw->graph->tensor_count &&
       (lw->graph->tensors[root].flags & TFLACCEL_TENSOR_CONSTANT)) {
     tflaccel_status status = materialise_constant(lw, root);
@@ -176,6 +177,7 @@ tflaccel_status lower_bind_output(gpu_lowering *lw, uint32_t dispatch, uint32_t 
   params[GPU_P_OUT + 4] = shape.s;
   lw->tensors[tensor].ready = 1;
   lt->ready = 1;
+  lt->producer = (int32_t)dispatch;
   return NULL;
 }
 
@@ -189,6 +191,7 @@ tflaccel_status lower_temporary(gpu_lowering *lw, gpu_shape shape, uint32_t *ten
   lt->alias = -1;
   lt->request = -1;
   lt->consumer = -1;
+  lt->producer = -1;
   *tensor = lw->tensor_count++;
   return NULL;
 }
@@ -452,6 +455,7 @@ static tflaccel_status prepare_tensors(gpu_lowering *lw) {
     lt->alias = -1;
     lt->request = -1;
     lt->consumer = -1;
+    lt->producer = -1;
     lt->is_bool = desc->dtype == TFLACCEL_DTYPE_BOOL;
   }
   size_t ops = partition->op_count ? partition->op_count : 1;
@@ -518,12 +522,54 @@ static tflaccel_status convert_inputs(gpu_lowering *lw) {
   return NULL;
 }
 
+/* Output t (binding of partition output number `index`) can be stored
+ * dense by the dispatch that computes it, instead of by a conversion pass:
+ * the backend offers that, t is float32, its storage root is an arena
+ * tensor that a kernel storing through its post-op epilogue writes and no
+ * dispatch reads, and no other output shares that root. A reshape alias
+ * keeps the dense element order, so the root's writer serves it. */
+static int dense_store_possible(const gpu_lowering *lw, uint32_t index, uint32_t t) {
+  if (!(lw->backend->features & GPU_FEATURE_DENSE_OUTPUT) ||
+      lw->graph->tensors[t].dtype != TFLACCEL_DTYPE_FLOAT32)
+    return 0;
+  uint32_t root = root_of(lw, t);
+  const lower_tensor *rt = &lw->tensors[root];
+  if (rt->storage != GPU_BUFFER_ARENA || rt->producer < 0 || rt->read) return 0;
+  int32_t kernel = lw->program->dispatches[rt->producer].kernel;
+  if (kernel == GPU_KERNEL_TO_SLICES || kernel == GPU_KERNEL_FROM_SLICES) return 0;
+  for (uint32_t i = 0; i < lw->partition->output_count; ++i)
+    if (i != index && root_of(lw, lw->partition->outputs[i]) == root) return 0;
+  return 1;
+}
+
+/* Makes the writer of t's root store into t's binding, dense. */
+static void store_dense(gpu_lowering *lw, uint32_t t) {
+  lower_tensor *rt = &lw->tensors[root_of(lw, t)];
+  uint32_t producer = (uint32_t)rt->producer;
+  gpu_dispatch *dispatch = &lw->program->dispatches[producer];
+  dispatch->args[0].kind = GPU_BUFFER_BINDING;
+  dispatch->args[0].binding = lw->tensors[t].binding;
+  dispatch->args[0].offset_unit = 4; /* offsets count float32 elements */
+  int32_t *params = gpu_program_params(lw->program, producer);
+  params[0] = 0;
+  params[GPU_P_OUT_DENSE] = 1;
+  /* The arena no longer holds it. */
+  for (uint32_t f = 0; f < lw->fixup_count; ++f)
+    if (lw->fixups[f].dispatch == producer && lw->fixups[f].argument == 0)
+      lw->fixups[f].request = -1;
+  if (rt->request >= 0) lw->requests[rt->request].size = 0;
+}
+
 /* Partition outputs computed in slices go back to dense at the end. */
 static tflaccel_status convert_outputs(gpu_lowering *lw) {
   for (uint32_t i = 0; i < lw->partition->output_count; ++i) {
     uint32_t t = lw->partition->outputs[i];
     lower_tensor *lt = &lw->tensors[t];
     if (lt->storage == GPU_BUFFER_BINDING) continue;
+    if (dense_store_possible(lw, i, t)) {
+      store_dense(lw, t);
+      continue;
+    }
     uint32_t d;
     tflaccel_status status = lower_add_dispatch(lw, GPU_KERNEL_FROM_SLICES, &d);
     if (status == NULL) status = lower_bind_input(lw, d, 1, t);
@@ -559,6 +605,7 @@ static tflaccel_status plan_arena(gpu_lowering *lw) {
   program->arena_size = total;
   for (uint32_t f = 0; f < lw->fixup_count; ++f) {
     const lower_fixup *fixup = &lw->fixups[f];
+    if (fixup->request < 0) continue;
     uint64_t offset = lw->requests[fixup->request].offset / program->element_size;
     if (offset > INT32_MAX)
       return lw->host->status_make(TFLACCEL_OUT_OF_MEMORY,

@@ -21,13 +21,15 @@ typedef struct lower_tensor {
   int32_t alias;            /* tensor whose storage it shares (RESHAPE), else -1 */
   uint32_t consumers;       /* ops of the partition that read it */
   int32_t consumer;         /* position of that op when there is one */
+  int32_t producer;         /* the dispatch that writes it, or -1 */
   uint8_t is_input, is_output, is_bool, ready;
+  uint8_t read;             /* some dispatch reads it (storage roots) */
 } lower_tensor;
 
 /* A parameter offset that becomes known when the arena is planned. */
 typedef struct lower_fixup {
   uint32_t dispatch, argument;
-  int32_t request;
+  int32_t request; /* -1: dropped (the argument moved out of the arena) */
 } lower_fixup;
 
 typedef struct gpu_lowering {

@@ -1,5 +1,5 @@
 /* gpu_gl's view of EGL: displays found without any window system, and the
- * OpenGL ES 3.1 contexts that buffers and, later, kernels use.
+ * OpenGL ES 3.1 contexts that buffers and kernels use.
  *
  * Displays are tried in this order: every EGL device
  * (EGL_EXT_device_enumeration + EGL_EXT_platform_device), then, when no
@@ -8,9 +8,10 @@
  * (EGL_KHR_surfaceless_context), that compiles and runs a compute shader.
  *
  * GL state belongs to the thread a context is current on, and the core may
- * call from any thread: every use of a context is bracketed by
- * egl_current_enter/leave on the calling thread, which restore whatever that
- * thread had current before. */
+ * call from any thread: a device's context is current only on its worker
+ * thread (gl_worker.h); the probes of the scan bracket their temporary
+ * contexts by egl_current_enter/leave on the calling thread, which restore
+ * whatever that thread had current before. */
 #ifndef TFLACCEL_GPU_GL_EGL_CONTEXT_H
 #define TFLACCEL_GPU_GL_EGL_CONTEXT_H
 
@@ -39,7 +40,7 @@ void egl_display_list_release(const tflaccel_host_services *host, egl_display_li
 
 typedef struct egl_device_context {
   EGLDisplay display;
-  EGLContext context; /* GLES 3.1, no surface, current on no thread between calls */
+  EGLContext context; /* GLES 3.1, no surface, current on the device's worker only */
 } egl_device_context;
 
 tflaccel_status egl_device_context_create(const tflaccel_host_services *host,

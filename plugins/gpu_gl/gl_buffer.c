@@ -11,26 +11,17 @@
 
 struct tflaccel_buffer {
   GLuint name;
-  uint64_t size; /* as requested; the GL buffer holds at least 4 bytes */
+  uint64_t size; /* as requested; the GL buffer holds it rounded up to 16 bytes */
 };
 
 GLuint gl_buffer_name(const tflaccel_buffer *buffer) { return buffer->name; }
 
-/* Ends a call that made the context current: the call's own failure wins,
- * a failure to release is reported only when the call worked. */
-static tflaccel_status leave(const tflaccel_host_services *host, const egl_current *saved,
-                             tflaccel_status status) {
-  tflaccel_status left = egl_current_leave(host, saved);
-  if (status == NULL) return left;
-  if (left != NULL) host->status_free(left);
-  return status;
-}
+uint64_t gl_buffer_size(const tflaccel_buffer *buffer) { return buffer->size; }
 
-tflaccel_status gl_buffer_create(const tflaccel_host_services *host,
-                                 const egl_device_context *context, uint64_t size,
+tflaccel_status gl_buffer_create(const tflaccel_host_services *host, uint64_t size,
                                  tflaccel_buffer **buffer) {
   *buffer = NULL;
-  if (size > (uint64_t)PTRDIFF_MAX)
+  if (size > (uint64_t)PTRDIFF_MAX - 15)
     return host->status_make(TFLACCEL_OUT_OF_MEMORY,
                              "gpu_gl buffer of %llu bytes exceeds GLsizeiptr",
                              (unsigned long long)size);
@@ -39,24 +30,19 @@ tflaccel_status gl_buffer_create(const tflaccel_host_services *host,
     return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_gl buffer: out of memory");
   created->name = 0;
   created->size = size;
-  egl_current saved;
-  tflaccel_status status = egl_current_enter(host, context, &saved);
-  if (status != NULL) {
-    host->free(host->context, created);
-    return status;
-  }
-  /* An empty tensor still gets a valid buffer (one word, bindable). */
-  GLsizeiptr allocation = size == 0 ? 4 : (GLsizeiptr)size;
+  gl_clear_errors();
+  /* An empty tensor still gets a valid (bindable) buffer; the kernels read
+   * tensors as 16-byte vectors, so the last is whole. */
+  GLsizeiptr allocation = size == 0 ? 16 : (GLsizeiptr)((size + 15) / 16 * 16);
   glGenBuffers(1, &created->name);
   glBindBuffer(GL_COPY_WRITE_BUFFER, created->name);
   glBufferData(GL_COPY_WRITE_BUFFER, allocation, NULL, GL_DYNAMIC_COPY);
   glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
-  status = gl_check_error(host, "glBufferData");
+  tflaccel_status status = gl_check_error(host, "glBufferData");
   if (status == NULL && created->name == 0)
     status = host->status_make(TFLACCEL_BACKEND_ERROR, "glGenBuffers gave no buffer");
-  if (status != NULL && created->name != 0) glDeleteBuffers(1, &created->name);
-  status = leave(host, &saved, status);
   if (status != NULL) {
+    if (created->name != 0) glDeleteBuffers(1, &created->name);
     host->free(host->context, created);
     return status;
   }
@@ -64,15 +50,11 @@ tflaccel_status gl_buffer_create(const tflaccel_host_services *host,
   return NULL;
 }
 
-void gl_buffer_destroy(const tflaccel_host_services *host, const egl_device_context *context,
-                       tflaccel_buffer *buffer) {
+void gl_buffer_destroy(const tflaccel_host_services *host, tflaccel_buffer *buffer) {
   if (buffer == NULL) return;
-  egl_current saved;
-  tflaccel_status status = egl_current_enter(host, context, &saved);
-  if (status == NULL) {
-    glDeleteBuffers(1, &buffer->name);
-    status = leave(host, &saved, gl_check_error(host, "glDeleteBuffers"));
-  }
+  gl_clear_errors();
+  glDeleteBuffers(1, &buffer->name);
+  tflaccel_status status = gl_check_error(host, "glDeleteBuffers");
   if (status != NULL) {
     host->log(host->context, TFLACCEL_LOG_WARNING, "releasing a gpu_gl buffer: %s",
               host->status_message(status));
@@ -94,28 +76,22 @@ static tflaccel_status check_range(const tflaccel_host_services *host,
   return NULL;
 }
 
-tflaccel_status gl_buffer_write(const tflaccel_host_services *host,
-                                const egl_device_context *context, tflaccel_buffer *buffer,
+tflaccel_status gl_buffer_write(const tflaccel_host_services *host, tflaccel_buffer *buffer,
                                 uint64_t offset, const void *source, uint64_t size) {
   tflaccel_status status = check_range(host, buffer, offset, size, "write");
   if (status != NULL || size == 0) return status;
-  egl_current saved;
-  status = egl_current_enter(host, context, &saved);
-  if (status != NULL) return status;
+  gl_clear_errors();
   glBindBuffer(GL_COPY_WRITE_BUFFER, buffer->name);
   glBufferSubData(GL_COPY_WRITE_BUFFER, (GLintptr)offset, (GLsizeiptr)size, source);
   glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
-  return leave(host, &saved, gl_check_error(host, "glBufferSubData"));
+  return gl_check_error(host, "glBufferSubData");
 }
 
-tflaccel_status gl_buffer_read(const tflaccel_host_services *host,
-                               const egl_device_context *context, tflaccel_buffer *buffer,
+tflaccel_status gl_buffer_read(const tflaccel_host_services *host, tflaccel_buffer *buffer,
                                uint64_t offset, void *destination, uint64_t size) {
   tflaccel_status status = check_range(host, buffer, offset, size, "read");
   if (status != NULL || size == 0) return status;
-  egl_current saved;
-  status = egl_current_enter(host, context, &saved);
-  if (status != NULL) return status;
+  gl_clear_errors();
   glBindBuffer(GL_COPY_READ_BUFFER, buffer->name);
   /* Mapping waits for the GPU work that writes the buffer. */
   const void *mapped =
@@ -132,5 +108,5 @@ tflaccel_status gl_buffer_read(const tflaccel_host_services *host,
   }
   glBindBuffer(GL_COPY_READ_BUFFER, 0);
   if (status == NULL) status = gl_check_error(host, "reading a gpu_gl buffer");
-  return leave(host, &saved, status);
+  return status;
 }

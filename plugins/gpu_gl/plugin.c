@@ -1,7 +1,10 @@
 /* gpu_gl: the OpenGL ES 3.1 accelerator. It finds EGL displays that need no
  * window system and run GLES compute shaders, and gives each device a GLES
- * context and buffers; kernels arrive in a later stage, so for now it accepts
- * no ops and says why. */
+ * context, owned by a worker thread that makes every GL call of the device
+ * (gl_worker.h), so that any thread may call the plugin. The GPU layer
+ * (plugins/gpu_common) decides which ops run and lowers partitions into
+ * dispatches of the GLSL kernels in kernels/glsl/, which gl_backend
+ * compiles for the context and issues. */
 #include "config.h"
 
 #include <errno.h>
@@ -9,12 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plugins/gpu_gl/gl_buffer.h"
+#include "plugins/gpu_common/gpu_executable.h"
+#include "plugins/gpu_common/gpu_support.h"
 #include "plugins/gpu_gl/egl_context.h"
+#include "plugins/gpu_gl/gl_backend.h"
+#include "plugins/gpu_gl/gl_buffer.h"
+#include "plugins/gpu_gl/gl_worker.h"
 #include "tflaccel/accelerator.h"
-
-#define GPU_GL_NO_KERNELS_REASON \
-  "gpu_gl has no kernels yet: GPU execution lands with the gpu_gl kernels issue"
 
 typedef struct gl_plugin_state {
   const tflaccel_host_services *host;
@@ -25,85 +29,177 @@ typedef struct gl_plugin_device {
   tflaccel_device base; /* first: the core sees a tflaccel_device */
   const tflaccel_host_services *host;
   egl_device_context egl;
+  gl_worker worker;
+  gl_backend_device backend_device;
+  gpu_backend backend;
 } gl_plugin_device;
 
 static gl_plugin_device *plugin_device(tflaccel_device *device) {
   return (gl_plugin_device *)device;
 }
 
-/* ---- ops: none until the kernels land ---- */
+/* ---- ops ---- */
 
+/* Pure (no GL): answered on the calling thread. */
 static tflaccel_status supports_op(tflaccel_device *device, const tflaccel_graph_view *graph,
                                    uint32_t op_index, const tflaccel_compile_options *options,
                                    tflaccel_op_support *support) {
-  (void)device;
-  (void)graph;
-  (void)op_index;
   (void)options;
-  support->level = TFLACCEL_SUPPORT_NO;
+  if (op_index >= graph->op_count)
+    return plugin_device(device)->host->status_make(
+        TFLACCEL_INVALID_ARGUMENT, "gpu_gl: supports_op: op %u of %u", op_index, graph->op_count);
   support->relative_cost = 0.0f;
-  snprintf(support->reason, sizeof support->reason, "%s", GPU_GL_NO_KERNELS_REASON);
+  support->reason[0] = '\0';
+  support->level =
+      gpu_op_supported(graph, op_index, "gpu_gl", support->reason, sizeof support->reason)
+          ? TFLACCEL_SUPPORT_YES
+          : TFLACCEL_SUPPORT_NO;
   return NULL;
+}
+
+/* Every other call is a job on the device's worker; its arguments travel
+ * in one of these. */
+typedef struct compile_job {
+  gl_plugin_device *self;
+  const tflaccel_graph_view *graph;
+  const tflaccel_partition_desc *partition;
+  const tflaccel_compile_options *options;
+  gpu_executable *created;
+} compile_job;
+
+static tflaccel_status run_compile(void *argument) {
+  compile_job *job = argument;
+  return gpu_executable_create(&job->self->backend, job->graph, job->partition, job->options,
+                               &job->created);
 }
 
 static tflaccel_status compile(tflaccel_device *device, const tflaccel_graph_view *graph,
                                const tflaccel_partition_desc *partition,
                                const tflaccel_compile_options *options,
                                tflaccel_executable **executable) {
-  (void)graph;
-  (void)partition;
-  (void)options;
-  *executable = NULL;
-  return plugin_device(device)->host->status_make(TFLACCEL_UNSUPPORTED, "%s",
-                                                  GPU_GL_NO_KERNELS_REASON);
+  gl_plugin_device *self = plugin_device(device);
+  compile_job job = {
+      .self = self, .graph = graph, .partition = partition, .options = options, .created = NULL};
+  tflaccel_status status = gl_worker_run(&self->worker, run_compile, &job);
+  *executable = (tflaccel_executable *)job.created;
+  return status;
 }
 
-/* compile() creates no executable yet, so there is never one to release. */
+static tflaccel_status run_executable_destroy(void *argument) {
+  gpu_executable_destroy(argument);
+  return NULL;
+}
+
 static void executable_destroy(tflaccel_device *device, tflaccel_executable *executable) {
-  (void)device;
-  (void)executable;
+  if (executable == NULL) return;
+  /* The job cannot fail. */
+  (void)gl_worker_run(&plugin_device(device)->worker, run_executable_destroy, executable);
+}
+
+typedef struct execute_job {
+  gpu_executable *executable;
+  const tflaccel_binding *bindings;
+  uint32_t binding_count;
+} execute_job;
+
+static tflaccel_status run_execute(void *argument) {
+  execute_job *job = argument;
+  return gpu_executable_run(job->executable, job->bindings, job->binding_count);
 }
 
 static tflaccel_status execute(tflaccel_device *device, tflaccel_executable *executable,
                                const tflaccel_binding *bindings, uint32_t binding_count,
                                tflaccel_event **completion) {
-  (void)executable;
-  (void)bindings;
-  (void)binding_count;
-  if (completion != NULL) *completion = NULL;
-  return plugin_device(device)->host->status_make(TFLACCEL_UNSUPPORTED, "%s",
-                                                  GPU_GL_NO_KERNELS_REASON);
+  gl_plugin_device *self = plugin_device(device);
+  if (completion != NULL) *completion = NULL; /* runs are synchronous */
+  if (executable == NULL)
+    return self->host->status_make(TFLACCEL_INVALID_ARGUMENT,
+                                   "gpu_gl: execute without an executable");
+  execute_job job = {.executable = (gpu_executable *)executable,
+                     .bindings = bindings,
+                     .binding_count = binding_count};
+  return gl_worker_run(&self->worker, run_execute, &job);
 }
 
 /* ---- buffers ---- */
 
+typedef struct buffer_job {
+  gl_plugin_device *self;
+  tflaccel_buffer *buffer;
+  uint64_t offset, size;
+  const void *source;
+  void *destination;
+} buffer_job;
+
+static tflaccel_status run_buffer_create(void *argument) {
+  buffer_job *job = argument;
+  return gl_buffer_create(job->self->host, job->size, &job->buffer);
+}
+
 static tflaccel_status buffer_create(tflaccel_device *device, uint64_t size,
                                      tflaccel_buffer **buffer) {
   gl_plugin_device *self = plugin_device(device);
-  return gl_buffer_create(self->host, &self->egl, size, buffer);
+  buffer_job job = {.self = self, .size = size};
+  tflaccel_status status = gl_worker_run(&self->worker, run_buffer_create, &job);
+  *buffer = job.buffer;
+  return status;
+}
+
+static tflaccel_status run_buffer_destroy(void *argument) {
+  buffer_job *job = argument;
+  gl_buffer_destroy(job->self->host, job->buffer);
+  return NULL;
 }
 
 static void buffer_destroy(tflaccel_device *device, tflaccel_buffer *buffer) {
   gl_plugin_device *self = plugin_device(device);
-  gl_buffer_destroy(self->host, &self->egl, buffer);
+  buffer_job job = {.self = self, .buffer = buffer};
+  (void)gl_worker_run(&self->worker, run_buffer_destroy, &job); /* cannot fail */
+}
+
+static tflaccel_status run_buffer_write(void *argument) {
+  buffer_job *job = argument;
+  return gl_buffer_write(job->self->host, job->buffer, job->offset, job->source, job->size);
 }
 
 static tflaccel_status buffer_write(tflaccel_device *device, tflaccel_buffer *buffer,
                                     uint64_t offset, const void *source, uint64_t size) {
   gl_plugin_device *self = plugin_device(device);
-  return gl_buffer_write(self->host, &self->egl, buffer, offset, source, size);
+  buffer_job job = {
+      .self = self, .buffer = buffer, .offset = offset, .size = size, .source = source};
+  return gl_worker_run(&self->worker, run_buffer_write, &job);
+}
+
+static tflaccel_status run_buffer_read(void *argument) {
+  buffer_job *job = argument;
+  return gl_buffer_read(job->self->host, job->buffer, job->offset, job->destination, job->size);
 }
 
 static tflaccel_status buffer_read(tflaccel_device *device, tflaccel_buffer *buffer,
                                    uint64_t offset, void *destination, uint64_t size) {
   gl_plugin_device *self = plugin_device(device);
-  return gl_buffer_read(self->host, &self->egl, buffer, offset, destination, size);
+  buffer_job job = {
+      .self = self, .buffer = buffer, .offset = offset, .size = size, .destination = destination};
+  return gl_worker_run(&self->worker, run_buffer_read, &job);
 }
 
 /* ---- devices ---- */
 
+static tflaccel_status run_backend_init(void *argument) {
+  gl_plugin_device *self = argument;
+  return gl_backend_init(self->host, &self->backend_device, &self->backend);
+}
+
+static tflaccel_status run_backend_release(void *argument) {
+  gl_plugin_device *self = argument;
+  gl_backend_release(&self->backend_device);
+  return NULL;
+}
+
 static void device_destroy(tflaccel_device *device) {
   gl_plugin_device *self = plugin_device(device);
+  (void)gl_worker_run(&self->worker, run_backend_release, self); /* cannot fail */
+  gl_worker_stop(&self->worker);
   egl_device_context_release(self->host, &self->egl);
   self->host->free(self->host->context, self);
 }
@@ -207,6 +303,19 @@ static tflaccel_status device_create(void *state, uint32_t index, tflaccel_devic
   tflaccel_status status =
       egl_device_context_create(host, &self->displays.entries[index], &created->egl);
   if (status != NULL) {
+    host->free(host->context, created);
+    return status;
+  }
+  status = gl_worker_start(host, &created->egl, &created->worker);
+  if (status == NULL) {
+    status = gl_worker_run(&created->worker, run_backend_init, created);
+    if (status != NULL) {
+      (void)gl_worker_run(&created->worker, run_backend_release, created);
+      gl_worker_stop(&created->worker);
+    }
+  }
+  if (status != NULL) {
+    egl_device_context_release(host, &created->egl);
     host->free(host->context, created);
     return status;
   }

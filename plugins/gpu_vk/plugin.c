@@ -1,7 +1,18 @@
 /* gpu_vk: the Vulkan accelerator. It opens a headless Vulkan instance, finds
  * the devices that can compute and gives each a logical device, a compute
- * queue and buffers; kernels arrive in a later stage, so for now it accepts
- * no ops and says why. */
+ * queue and buffers; the GPU layer (plugins/gpu_common) decides which ops
+ * run and lowers partitions into dispatches of the GLSL kernels in
+ * kernels/glsl/, embedded as SPIR-V, which vk_backend records and submits.
+ *
+ * Options ([plugin.gpu_vk] of tflaccel.ini):
+ *   device=N          use only device N of the list
+ *   validation=1      enable VK_LAYER_KHRONOS_validation; any error it
+ *                     reports fails the plugin call it happened in
+ *   fp16_features=    all (default: what the device has), storage (no
+ *                     shaderFloat16) or none (halves packed in uints): the
+ *                     fallbacks, for tests
+ *   staging=1         fill device buffers through staging copies even where
+ *                     they could be mapped (tests that path) */
 #include "config.h"
 
 #include <errno.h>
@@ -9,40 +20,58 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plugins/gpu_common/gpu_executable.h"
+#include "plugins/gpu_common/gpu_support.h"
+#include "plugins/gpu_vk/vk_backend.h"
 #include "plugins/gpu_vk/vk_buffer.h"
 #include "plugins/gpu_vk/vk_context.h"
+#include "plugins/gpu_vk/vk_debug.h"
 #include "tflaccel/accelerator.h"
-
-#define GPU_VK_NO_KERNELS_REASON \
-  "gpu_vk has no kernels yet: GPU execution lands with the gpu_vk kernels issue"
 
 typedef struct vk_plugin_state {
   const tflaccel_host_services *host;
+  vk_debug debug; /* used when validation=1 */
+  int32_t validation;
+  int32_t stage_device_buffers;
   vk_instance_context vulkan;
 } vk_plugin_state;
 
 typedef struct vk_plugin_device {
   tflaccel_device base; /* first: the core sees a tflaccel_device */
   const tflaccel_host_services *host;
+  vk_debug *debug; /* the plugin's, or NULL without validation */
   vk_device_context vulkan;
+  vk_backend_device backend_device;
+  gpu_backend backend;
 } vk_plugin_device;
 
 static vk_plugin_device *plugin_device(tflaccel_device *device) {
   return (vk_plugin_device *)device;
 }
 
-/* ---- ops: none until the kernels land ---- */
+/* A call's own failure wins; else a validation error reported during it. */
+static tflaccel_status with_validation(vk_plugin_device *self, tflaccel_status status) {
+  tflaccel_status reported = vk_debug_take_errors(self->debug);
+  if (status == NULL) return reported;
+  if (reported != NULL) self->host->status_free(reported);
+  return status;
+}
+
+/* ---- ops ---- */
 
 static tflaccel_status supports_op(tflaccel_device *device, const tflaccel_graph_view *graph,
                                    uint32_t op_index, const tflaccel_compile_options *options,
                                    tflaccel_op_support *support) {
-  (void)device;
-  (void)graph;
-  (void)op_index;
   (void)options;
-  support->level = TFLACCEL_SUPPORT_NO;
+  if (op_index >= graph->op_count)
+    return plugin_device(device)->host->status_make(
+        TFLACCEL_INVALID_ARGUMENT, "gpu_vk: supports_op: op %u of %u", op_index, graph->op_count);
   support->relative_cost = 0.0f;
-  snprintf(support->reason, sizeof support->reason, "%s", GPU_VK_NO_KERNELS_REASON);
+  support->reason[0] = '\0';
+  support->level =
+      gpu_op_supported(graph, op_index, "gpu_vk", support->reason, sizeof support->reason)
+          ? TFLACCEL_SUPPORT_YES
+          : TFLACCEL_SUPPORT_NO;
   return NULL;
 }
 
@@ -50,29 +79,40 @@ static tflaccel_status compile(tflaccel_device *device, const tflaccel_graph_vie
                                const tflaccel_partition_desc *partition,
                                const tflaccel_compile_options *options,
                                tflaccel_executable **executable) {
-  (void)graph;
-  (void)partition;
-  (void)options;
-  *executable = NULL;
-  return plugin_device(device)->host->status_make(TFLACCEL_UNSUPPORTED, "%s",
-                                                  GPU_VK_NO_KERNELS_REASON);
+  vk_plugin_device *self = plugin_device(device);
+  gpu_executable *created = NULL;
+  tflaccel_status status = with_validation(
+      self, gpu_executable_create(&self->backend, graph, partition, options, &created));
+  if (status != NULL && created != NULL) {
+    gpu_executable_destroy(created);
+    created = NULL;
+  }
+  *executable = (tflaccel_executable *)created;
+  return status;
 }
 
-/* compile() creates no executable yet, so there is never one to release. */
 static void executable_destroy(tflaccel_device *device, tflaccel_executable *executable) {
-  (void)device;
-  (void)executable;
+  vk_plugin_device *self = plugin_device(device);
+  gpu_executable_destroy((gpu_executable *)executable);
+  tflaccel_status status = with_validation(self, NULL);
+  if (status != NULL) {
+    self->host->log(self->host->context, TFLACCEL_LOG_ERROR, "%s",
+                    self->host->status_message(status));
+    self->host->status_free(status);
+  }
 }
 
 static tflaccel_status execute(tflaccel_device *device, tflaccel_executable *executable,
                                const tflaccel_binding *bindings, uint32_t binding_count,
                                tflaccel_event **completion) {
-  (void)executable;
-  (void)bindings;
-  (void)binding_count;
-  if (completion != NULL) *completion = NULL;
-  return plugin_device(device)->host->status_make(TFLACCEL_UNSUPPORTED, "%s",
-                                                  GPU_VK_NO_KERNELS_REASON);
+  vk_plugin_device *self = plugin_device(device);
+  if (completion != NULL) *completion = NULL; /* runs are synchronous */
+  if (executable == NULL)
+    return self->host->status_make(TFLACCEL_INVALID_ARGUMENT,
+                                   "gpu_vk: execute without an executable");
+  vk_backend_begin_run(&self->backend_device);
+  return with_validation(self,
+                         gpu_executable_run((gpu_executable *)executable, bindings, binding_count));
 }
 
 /* ---- buffers ---- */
@@ -80,7 +120,13 @@ static tflaccel_status execute(tflaccel_device *device, tflaccel_executable *exe
 static tflaccel_status buffer_create(tflaccel_device *device, uint64_t size,
                                      tflaccel_buffer **buffer) {
   vk_plugin_device *self = plugin_device(device);
-  return vk_buffer_create(self->host, &self->vulkan, size, buffer);
+  tflaccel_status status = with_validation(
+      self, vk_buffer_create(self->host, &self->vulkan, size, VK_MEMORY_HOST, buffer));
+  if (status != NULL && *buffer != NULL) {
+    vk_buffer_destroy(self->host, &self->vulkan, *buffer);
+    *buffer = NULL;
+  }
+  return status;
 }
 
 static void buffer_destroy(tflaccel_device *device, tflaccel_buffer *buffer) {
@@ -102,6 +148,7 @@ static tflaccel_status buffer_read(tflaccel_device *device, tflaccel_buffer *buf
 
 static void device_destroy(tflaccel_device *device) {
   vk_plugin_device *self = plugin_device(device);
+  vk_backend_release(&self->backend_device);
   vk_device_context_release(self->host, &self->vulkan);
   self->host->free(self->host->context, self);
 }
@@ -141,11 +188,58 @@ static tflaccel_status apply_device_option(const tflaccel_host_services *host,
   return NULL;
 }
 
+/* A 0/1 option; absent is default_value. */
+static tflaccel_status flag_option(const tflaccel_host_services *host, const char *key,
+                                   int32_t default_value, int32_t *value) {
+  const char *text = host->config_get(host->context, key);
+  *value = default_value;
+  if (text == NULL) return NULL;
+  if (strcmp(text, "1") == 0 || strcmp(text, "true") == 0) {
+    *value = 1;
+  } else if (strcmp(text, "0") == 0 || strcmp(text, "false") == 0) {
+    *value = 0;
+  } else {
+    return host->status_make(TFLACCEL_INVALID_CONFIG, "gpu_vk option %s=%s is not 0 or 1", key,
+                             text);
+  }
+  return NULL;
+}
+
+static tflaccel_status read_options(const tflaccel_host_services *host, vk_plugin_state *self,
+                                    vk_instance_options *options) {
+  options->debug = NULL;
+  options->use_16bit_storage = 1;
+  options->use_float16 = 1;
+  tflaccel_status status = flag_option(host, "validation", 0, &self->validation);
+  if (status == NULL) status = flag_option(host, "staging", 0, &self->stage_device_buffers);
+  if (status != NULL) return status;
+  const char *features = host->config_get(host->context, "fp16_features");
+  if (features != NULL) {
+    if (strcmp(features, "storage") == 0) {
+      options->use_float16 = 0;
+    } else if (strcmp(features, "none") == 0) {
+      options->use_float16 = 0;
+      options->use_16bit_storage = 0;
+    } else if (strcmp(features, "all") != 0) {
+      return host->status_make(TFLACCEL_INVALID_CONFIG,
+                               "gpu_vk option fp16_features=%s is not all, storage or none",
+                               features);
+    }
+  }
+  if (self->validation) {
+    status = vk_debug_init(host, &self->debug);
+    if (status != NULL) return status;
+    options->debug = &self->debug;
+  }
+  return NULL;
+}
+
 static void plugin_shutdown(void *state) {
   vk_plugin_state *self = state;
   if (self == NULL) return;
   const tflaccel_host_services *host = self->host;
   vk_instance_context_release(host, &self->vulkan);
+  vk_debug_release(&self->debug);
   host->free(host->context, self);
 }
 
@@ -155,7 +249,9 @@ static tflaccel_status plugin_init(const tflaccel_host_services *host, void **st
   if (self == NULL) return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_vk: out of memory");
   memset(self, 0, sizeof *self);
   self->host = host;
-  tflaccel_status status = vk_instance_context_create(host, &self->vulkan);
+  vk_instance_options options;
+  tflaccel_status status = read_options(host, self, &options);
+  if (status == NULL) status = vk_instance_context_create(host, &options, &self->vulkan);
   if (status == NULL) status = apply_device_option(host, &self->vulkan);
   if (status != NULL) {
     plugin_shutdown(self);
@@ -196,9 +292,19 @@ static tflaccel_status device_create(void *state, uint32_t index, tflaccel_devic
   memset(created, 0, sizeof *created);
   created->base.vtable = &device_vtable;
   created->host = host;
+  created->debug = self->vulkan.debug;
   tflaccel_status status =
       vk_device_context_create(host, &self->vulkan.entries[index], &created->vulkan);
   if (status != NULL) {
+    host->free(host->context, created);
+    return status;
+  }
+  created->vulkan.stage_device_buffers = self->stage_device_buffers;
+  status = vk_backend_init(host, &created->vulkan, &created->backend_device, &created->backend);
+  if (status == NULL) status = vk_debug_take_errors(created->debug);
+  if (status != NULL) {
+    vk_backend_release(&created->backend_device);
+    vk_device_context_release(host, &created->vulkan);
     host->free(host->context, created);
     return status;
   }

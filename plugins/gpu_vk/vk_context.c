@@ -21,7 +21,8 @@ static tflaccel_status out_of_memory(const tflaccel_host_services *host, const c
   return host->status_make(TFLACCEL_OUT_OF_MEMORY, "%s: out of memory", what);
 }
 
-static tflaccel_status create_instance(const tflaccel_host_services *host, VkInstance *instance) {
+static tflaccel_status create_instance(const tflaccel_host_services *host, vk_debug *debug,
+                                       VkInstance *instance) {
   const VkApplicationInfo application = {
       .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
       .pApplicationName = "tflaccel",
@@ -30,11 +31,19 @@ static tflaccel_status create_instance(const tflaccel_host_services *host, VkIns
       .engineVersion = 1,
       .apiVersion = VK_API_VERSION_1_1,
   };
-  /* Compute only: no layers and no surface extensions, so no window system
-   * is needed. */
+  /* Compute only: no surface extensions, so no window system is needed;
+   * the validation layer only when asked for. */
+  const char *layers[] = {VK_DEBUG_LAYER_NAME};
+  const char *extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME,
+                              VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME};
   const VkInstanceCreateInfo create_info = {
       .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+      .pNext = debug != NULL ? vk_debug_instance_chain(debug) : NULL,
       .pApplicationInfo = &application,
+      .enabledLayerCount = debug != NULL ? 1 : 0,
+      .ppEnabledLayerNames = debug != NULL ? layers : NULL,
+      .enabledExtensionCount = debug != NULL ? 2 : 0,
+      .ppEnabledExtensionNames = debug != NULL ? extensions : NULL,
   };
   VkResult result = vkCreateInstance(&create_info, NULL, instance);
   if (result == VK_SUCCESS) return NULL;
@@ -192,6 +201,7 @@ static uint64_t device_local_bytes(const VkPhysicalDeviceMemoryProperties *memor
 /* Fills entry for a physical device; *usable = 0 when it cannot serve
  * (older than Vulkan 1.1 or no compute queue). */
 static tflaccel_status describe_device(const tflaccel_host_services *host,
+                                       const vk_instance_options *options,
                                        VkPhysicalDevice physical, vk_device_entry *entry,
                                        VkPhysicalDeviceType *type, int *usable) {
   *usable = 0;
@@ -237,9 +247,11 @@ static tflaccel_status describe_device(const tflaccel_host_services *host,
   vkGetPhysicalDeviceFeatures2(physical, &features);
   vkGetPhysicalDeviceMemoryProperties(physical, &entry->memory);
 
-  entry->storage_buffer_16bit = storage16.storageBuffer16BitAccess == VK_TRUE;
-  entry->shader_float16 = float16_int8 && float16.shaderFloat16 == VK_TRUE;
+  entry->storage_buffer_16bit =
+      options->use_16bit_storage && storage16.storageBuffer16BitAccess == VK_TRUE;
+  entry->shader_float16 = options->use_float16 && float16_int8 && float16.shaderFloat16 == VK_TRUE;
   entry->max_allocation_size = maintenance3.maxMemoryAllocationSize;
+  entry->limits = basic.limits;
 
   tflaccel_device_info *info = &entry->info;
   info->struct_size = sizeof *info;
@@ -254,6 +266,9 @@ static tflaccel_status describe_device(const tflaccel_host_services *host,
            VK_API_VERSION_MAJOR(basic.apiVersion), VK_API_VERSION_MINOR(basic.apiVersion),
            VK_API_VERSION_PATCH(basic.apiVersion));
   info->type = device_type(basic.deviceType);
+  /* Half storage works everywhere (packed two to a uint without 16-bit
+   * storage), but is only claimed where the device stores halves natively;
+   * half arithmetic needs both features. */
   if (entry->storage_buffer_16bit) {
     info->caps |= TFLACCEL_DEVICE_CAP_FP16_STORAGE;
     if (entry->shader_float16) info->caps |= TFLACCEL_DEVICE_CAP_FP16_ARITHMETIC;
@@ -280,10 +295,19 @@ static void sort_by_rank(vk_device_entry *entries, int *ranks, uint32_t count) {
 }
 
 tflaccel_status vk_instance_context_create(const tflaccel_host_services *host,
+                                           const vk_instance_options *options,
                                            vk_instance_context *context) {
   memset(context, 0, sizeof *context);
-  tflaccel_status status = create_instance(host, &context->instance);
+  tflaccel_status status = create_instance(host, options->debug, &context->instance);
   if (status != NULL) return status;
+  if (options->debug != NULL) {
+    context->debug = options->debug;
+    status = vk_debug_install(options->debug, context->instance);
+    if (status != NULL) {
+      vk_instance_context_release(host, context);
+      return status;
+    }
+  }
 
   VkPhysicalDevice *physical = NULL;
   uint32_t physical_count = 0;
@@ -299,7 +323,8 @@ tflaccel_status vk_instance_context_create(const tflaccel_host_services *host,
   for (uint32_t i = 0; status == NULL && i < physical_count; ++i) {
     VkPhysicalDeviceType type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
     int usable = 0;
-    status = describe_device(host, physical[i], &context->entries[context->count], &type, &usable);
+    status = describe_device(host, options, physical[i], &context->entries[context->count], &type,
+                             &usable);
     if (status == NULL && usable) ranks[context->count++] = type_rank(type);
   }
   if (status == NULL && context->count == 0)
@@ -315,6 +340,7 @@ tflaccel_status vk_instance_context_create(const tflaccel_host_services *host,
 
 void vk_instance_context_release(const tflaccel_host_services *host, vk_instance_context *context) {
   if (context->entries != NULL) host->free(host->context, context->entries);
+  if (context->debug != NULL) vk_debug_uninstall(context->debug, context->instance);
   if (context->instance != VK_NULL_HANDLE) vkDestroyInstance(context->instance, NULL);
   memset(context, 0, sizeof *context);
 }

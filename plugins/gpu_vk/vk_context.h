@@ -6,6 +6,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include "plugins/gpu_vk/vk_debug.h"
 #include "tflaccel/accelerator.h"
 
 typedef struct vk_device_entry {
@@ -14,12 +15,21 @@ typedef struct vk_device_entry {
   int32_t storage_buffer_16bit;     /* storageBuffer16BitAccess */
   int32_t shader_float16;           /* shaderFloat16 (VK_KHR_shader_float16_int8) */
   VkDeviceSize max_allocation_size; /* maxMemoryAllocationSize */
+  VkPhysicalDeviceLimits limits;
   VkPhysicalDeviceMemoryProperties memory;
   tflaccel_device_info info;
 } vk_device_entry;
 
+/* What the plugin options ask of the instance and its devices. */
+typedef struct vk_instance_options {
+  vk_debug *debug;           /* non-NULL: validation layer and messenger (vk_debug_init done) */
+  int32_t use_16bit_storage; /* 0: never use storageBuffer16BitAccess (fallback tests) */
+  int32_t use_float16;       /* 0: never use shaderFloat16 */
+} vk_instance_options;
+
 typedef struct vk_instance_context {
   VkInstance instance;
+  vk_debug *debug;          /* borrowed from the options; NULL without validation */
   vk_device_entry *entries; /* host->alloc'ed; count entries */
   uint32_t count;
 } vk_instance_context;
@@ -29,13 +39,15 @@ typedef struct vk_instance_context {
  * virtual and CPU (software) devices. No driver, or no such device, is
  * TFLACCEL_UNAVAILABLE with the reason. */
 tflaccel_status vk_instance_context_create(const tflaccel_host_services *host,
+                                           const vk_instance_options *options,
                                            vk_instance_context *context);
 void vk_instance_context_release(const tflaccel_host_services *host, vk_instance_context *context);
 
 typedef struct vk_device_context {
   const vk_device_entry *entry; /* borrowed from the instance context */
   VkDevice device;
-  VkQueue queue; /* queue 0 of entry->compute_family */
+  VkQueue queue;                /* queue 0 of entry->compute_family */
+  int32_t stage_device_buffers; /* never map device-local buffers: tests the staging path */
 } vk_device_context;
 
 /* Creates the logical device with the 16-bit features the entry reports. */

@@ -387,6 +387,54 @@ static void build_pad_into(cf_graph *graph, const cf_case *spec) {
   cf_output(graph, output);
 }
 
+/* Fusion: DEPTHWISE_CONV_2D (kh x kw, stride, multiplier, dilation,
+ * spec->activation) whose only reader is a 1x1 CONV_2D to out_c channels;
+ * with rank2, an ADD of a second input of the 1x1's output shape (a
+ * residual), with RELU6 when CF_SWAP, then a PRELU when CF_CONSTANT. */
+static void build_depthwise_pointwise(cf_graph *graph, const cf_case *spec) {
+  int32_t stride = spec->stride ? spec->stride : 1, dilation = spec->dilation ? spec->dilation : 1;
+  int32_t multiplier = spec->multiplier ? spec->multiplier : 1;
+  int32_t depth = spec->shape[3] * multiplier;
+  uint32_t input = input_of(graph, spec);
+  int32_t depthwise_filter[4] = {1, spec->kh, spec->kw, depth};
+  uint32_t filter = cf_constant(graph, 4, depthwise_filter, -0.5f, 0.5f);
+  uint32_t bias = cf_constant(graph, 1, &depth, -1.0f, 1.0f);
+  int32_t depthwise_dims[4] = {
+      spec->shape[0], conv_out(spec->padding, spec->shape[1], spec->kh, stride, dilation),
+      conv_out(spec->padding, spec->shape[2], spec->kw, stride, dilation), depth};
+  uint32_t depthwise = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, 4, depthwise_dims);
+  uint32_t depthwise_inputs[3] = {input, filter, bias};
+  cf_op(graph, TFLACCEL_OP_DEPTHWISE_CONV_2D, 3, depthwise_inputs, depthwise)->depthwise_conv_2d =
+      (tflaccel_depthwise_conv_2d_params){spec->padding, stride,           stride, multiplier,
+                                          spec->activation, dilation, dilation};
+  int32_t pointwise_filter[4] = {spec->out_c, 1, 1, depth};
+  uint32_t weights = cf_constant(graph, 4, pointwise_filter, -0.5f, 0.5f);
+  uint32_t pointwise_bias = TFLACCEL_NO_TENSOR;
+  if (!(spec->flags & CF_NO_BIAS)) pointwise_bias = cf_constant(graph, 1, &spec->out_c, -1.0f, 1.0f);
+  int32_t out_dims[4] = {depthwise_dims[0], depthwise_dims[1], depthwise_dims[2], spec->out_c};
+  uint32_t output = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, 4, out_dims);
+  uint32_t pointwise_inputs[3] = {depthwise, weights, pointwise_bias};
+  cf_op(graph, TFLACCEL_OP_CONV_2D, 3, pointwise_inputs, output)->conv_2d =
+      (tflaccel_conv_2d_params){TFLACCEL_PADDING_VALID, 1, 1, TFLACCEL_ACT_NONE, 1, 1};
+  if (spec->rank2 != 0) {
+    uint32_t residual = cf_input(graph, TFLACCEL_DTYPE_FLOAT32, 4, out_dims, -2.0f, 2.0f);
+    uint32_t sum = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, 4, out_dims);
+    uint32_t add_inputs[2] = {output, residual};
+    cf_op(graph, TFLACCEL_OP_ADD, 2, add_inputs, sum)->arithmetic.fused_activation =
+        spec->flags & CF_SWAP ? TFLACCEL_ACT_RELU6 : TFLACCEL_ACT_NONE;
+    output = sum;
+  }
+  if (spec->flags & CF_CONSTANT) {
+    int32_t alpha_dims[3] = {1, 1, spec->out_c};
+    uint32_t alpha = cf_constant(graph, 3, alpha_dims, 0.05f, 0.5f);
+    uint32_t activated = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, 4, out_dims);
+    uint32_t prelu_inputs[2] = {output, alpha};
+    cf_op(graph, TFLACCEL_OP_PRELU, 2, prelu_inputs, activated);
+    output = activated;
+  }
+  cf_output(graph, output);
+}
+
 /* An int8 ADD: quantized, which GPU plugins decline for now. */
 static void build_quantized_add(cf_graph *graph, const cf_case *spec) {
   static const float scale = 0.05f;
@@ -435,6 +483,12 @@ const cf_case cf_cases[] = {
     {.name = "conv 1x1 large 64x64 c32->48", .build = build_conv, .op = TFLACCEL_OP_CONV_2D,
      .rank = 4, .shape = {1, 64, 64, 32}, .out_c = 48, .kh = 1, .kw = 1, .padding = SAME,
      .activation = RELU6},
+    {.name = "conv 2x2 window = whole input c48->13", .build = build_conv,
+     .op = TFLACCEL_OP_CONV_2D, .rank = 4, .shape = {1, 2, 2, 48}, .out_c = 13, .kh = 2,
+     .kw = 2, .padding = VALID},
+    {.name = "conv 3x3 window = whole input batch 2 relu6", .build = build_conv,
+     .op = TFLACCEL_OP_CONV_2D, .rank = 4, .shape = {2, 3, 3, 16}, .out_c = 7, .kh = 3, .kw = 3,
+     .padding = VALID, .activation = RELU6},
     /* DEPTHWISE_CONV_2D */
     {.name = "depthwise 3x3 same c6", .build = build_conv, .op = TFLACCEL_OP_DEPTHWISE_CONV_2D,
      .rank = 4, .shape = {1, 10, 9, 6}, .kh = 3, .kw = 3, .padding = SAME},
@@ -597,6 +651,8 @@ const cf_case cf_cases[] = {
      .op = TFLACCEL_OP_HARD_SWISH, .rank = 4, .shape = {1, 8, 8, 8}, .activation = RELU6},
     {.name = "residual conv+add+mul+logistic", .build = build_residual_chain,
      .op = TFLACCEL_OP_LOGISTIC, .rank = 4, .shape = {1, 6, 7, 5}},
+    {.name = "residual conv c16 few pixels+add+mul+relu", .build = build_residual_chain,
+     .op = TFLACCEL_OP_RELU, .rank = 4, .shape = {1, 4, 4, 16}},
     {.name = "pad into conv stride2", .build = build_pad_into, .op = TFLACCEL_OP_CONV_2D, .rank = 4,
      .shape = {1, 9, 9, 5}, .out_c = 6, .kh = 3, .kw = 3, .stride = 2, .padding = VALID,
      .int_count = 4, .ints = {0, 1, 0, 1}},
@@ -609,6 +665,27 @@ const cf_case cf_cases[] = {
     {.name = "pad into average pool same", .build = build_pad_into,
      .op = TFLACCEL_OP_AVERAGE_POOL_2D, .rank = 4, .shape = {1, 6, 6, 5}, .kh = 3, .kw = 3,
      .stride = 2, .padding = SAME, .int_count = 4, .ints = {1, 1, 2, 0}},
+    {.name = "depthwise relu6 + 1x1 c10->7", .build = build_depthwise_pointwise, .rank = 4,
+     .shape = {1, 17, 15, 10}, .out_c = 7, .kh = 3, .kw = 3, .padding = SAME,
+     .activation = RELU6},
+    {.name = "depthwise 5x5 stride2 + 1x1 c72->24 + add", .build = build_depthwise_pointwise,
+     .rank = 4, .shape = {1, 12, 12, 72}, .out_c = 24, .kh = 5, .kw = 5, .stride = 2,
+     .padding = SAME, .activation = RELU6, .rank2 = 4},
+    {.name = "depthwise multiplier 2 dilation2 + 1x1 no bias", .build = build_depthwise_pointwise,
+     .rank = 4, .shape = {2, 9, 9, 2}, .out_c = 6, .kh = 3, .kw = 3, .dilation = 2,
+     .multiplier = 2, .padding = VALID, .flags = CF_NO_BIAS},
+    {.name = "depthwise relu + 1x1 c96->13 + add relu6", .build = build_depthwise_pointwise,
+     .rank = 4, .shape = {1, 5, 6, 96}, .out_c = 13, .kh = 3, .kw = 3, .padding = SAME,
+     .activation = RELU, .rank2 = 4, .flags = CF_SWAP},
+    {.name = "depthwise 5x5 + 1x1 c64->64 + add + prelu", .build = build_depthwise_pointwise,
+     .rank = 4, .shape = {1, 12, 12, 64}, .out_c = 64, .kh = 5, .kw = 5, .padding = SAME,
+     .rank2 = 4, .flags = CF_CONSTANT},
+    {.name = "depthwise + 1x1 c4->6 + add + prelu (tiled)", .build = build_depthwise_pointwise,
+     .rank = 4, .shape = {1, 20, 18, 4}, .out_c = 6, .kh = 3, .kw = 3, .padding = SAME,
+     .activation = RELU6, .rank2 = 4, .flags = CF_CONSTANT},
+    {.name = "depthwise + 1x1 large 256x256 c8->8", .build = build_depthwise_pointwise,
+     .rank = 4, .shape = {1, 256, 256, 8}, .out_c = 8, .kh = 3, .kw = 3, .padding = SAME,
+     .activation = RELU6},
     /* Declined by GPU plugins for now: listed, not failed. */
     {.name = "quantized int8 add", .build = build_quantized_add, .op = 0, .rank = 4,
      .shape = {1, 4, 4, 8}},

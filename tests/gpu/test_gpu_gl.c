@@ -1,7 +1,9 @@
 /* gpu_gl: the common GPU plugin checks, plus what is particular to GL: GL
  * binds a context to a thread, so the plugin must leave no context current
- * after init or any call, work from whichever thread calls it, and give back
- * a context the application had current. */
+ * after init or any call, work from whichever thread calls it (compiling
+ * on one thread and running on others included), and give back a context
+ * the application had current; and a small graph in both precisions. The
+ * per-op numerics are the conformance suite's (tests/conformance). */
 #include "config.h"
 
 #include <EGL/egl.h>
@@ -13,6 +15,7 @@
 #include <string.h>
 
 #include "tests/gpu/gpu_plugin_harness.h"
+#include "tests/gpu/gpu_small_graph.h"
 
 #define THREAD_BYTES (256u * 1024u)
 
@@ -164,6 +167,65 @@ START_TEST(application_context_is_given_back) {
 }
 END_TEST
 
+START_TEST(small_graph_runs_in_both_precisions) {
+  gpu_test_plugin test;
+  gpu_test_plugin_open_ok(&test);
+  for (uint32_t index = 0; index < test.plugin->device_count(test.state); ++index) {
+    tflaccel_device *device = gpu_test_device_create(&test, index);
+    gpu_small_graph_check(device, TFLACCEL_PRECISION_FP32, 0.0f);
+    gpu_small_graph_check(device, TFLACCEL_PRECISION_FP16, 0.01f);
+    ck_assert_msg(eglGetCurrentContext() == EGL_NO_CONTEXT, "a run left a context current");
+    device->vtable->destroy(device);
+  }
+  gpu_test_plugin_close(&test);
+}
+END_TEST
+
+typedef struct run_job {
+  gpu_small_graph *graph;
+  tflaccel_device *device;
+  tflaccel_buffer *output;
+  uint32_t seed;
+  int left_context_current;
+} run_job;
+
+static void *run_from_thread(void *argument) {
+  run_job *job = argument;
+  /* A failed check ends this thread's part: Check reports it from here. */
+  gpu_small_graph_run(job->graph, job->device, job->output, 0, job->seed, 0.0f);
+  job->left_context_current = eglGetCurrentContext() != EGL_NO_CONTEXT;
+  return NULL;
+}
+
+/* Compiled on the main thread, run from two other threads in turn, then
+ * from the main thread: every run computes the right values. */
+START_TEST(runs_work_from_any_thread) {
+  gpu_test_plugin test;
+  gpu_test_plugin_open_ok(&test);
+  tflaccel_device *device = gpu_test_device_create(&test, 0);
+  gpu_small_graph graph;
+  gpu_small_graph_init(&graph);
+  gpu_small_graph_compile(&graph, device, TFLACCEL_PRECISION_FP32);
+  tflaccel_buffer *output = NULL;
+  gpu_test_assert_ok(
+      device->vtable->buffer_create(device, GPU_SMALL_GRAPH_VALUES * sizeof(float), &output),
+      "buffer_create");
+  for (uint32_t t = 0; t < 2; ++t) {
+    run_job job = {.graph = &graph, .device = device, .output = output, .seed = 10 + t};
+    pthread_t thread;
+    ck_assert_int_eq(pthread_create(&thread, NULL, run_from_thread, &job), 0);
+    ck_assert_int_eq(pthread_join(thread, NULL), 0);
+    ck_assert_msg(!job.left_context_current, "a run left a context current on its thread");
+  }
+  gpu_small_graph_run(&graph, device, output, 0, 12, 0.0f);
+  ck_assert_msg(eglGetCurrentContext() == EGL_NO_CONTEXT, "a run left a context current");
+  device->vtable->buffer_destroy(device, output);
+  gpu_small_graph_release(&graph, device);
+  device->vtable->destroy(device);
+  gpu_test_plugin_close(&test);
+}
+END_TEST
+
 int main(void) {
   Suite *suite = suite_create("gpu_gl");
   suite_add_tcase(suite, gpu_common_test_case());
@@ -171,6 +233,8 @@ int main(void) {
   tcase_add_test(specific, devices_are_described_as_gles);
   tcase_add_test(specific, buffers_work_from_any_thread);
   tcase_add_test(specific, application_context_is_given_back);
+  tcase_add_test(specific, small_graph_runs_in_both_precisions);
+  tcase_add_test(specific, runs_work_from_any_thread);
   suite_add_tcase(suite, specific);
   return gpu_test_run(suite);
 }

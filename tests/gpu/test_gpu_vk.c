@@ -1,7 +1,11 @@
 /* gpu_vk: the common GPU plugin checks, plus what only Vulkan can say: the
  * devices reported are exactly the Vulkan 1.1 devices with a compute queue
  * (queried here through an instance of the test's own), their 16-bit caps
- * follow the device features, and real GPUs come before software ones. */
+ * follow the device features, and real GPUs come before software ones; and
+ * what gpu_vk runs: a small graph in both precisions, replayed and
+ * rebound, also through the fallbacks a device without 16-bit features
+ * takes and through staging copies. The per-op numerics are the
+ * conformance suite's (tests/conformance). */
 #include "config.h"
 
 #include <stdio.h>
@@ -9,6 +13,7 @@
 #include <vulkan/vulkan.h>
 
 #include "tests/gpu/gpu_plugin_harness.h"
+#include "tests/gpu/gpu_small_graph.h"
 
 #define MAX_DIRECT_DEVICES 32
 
@@ -103,11 +108,69 @@ START_TEST(devices_match_what_vulkan_reports) {
 }
 END_TEST
 
+/* The small graph on every device, in fp32 (exact: same operations as the
+ * host) and fp16, with the plugin opened with options. */
+static void check_small_graph(const char *const *options, uint32_t expected_caps_mask) {
+  gpu_test_plugin test;
+  gpu_test_assert_ok(gpu_test_plugin_open(&test, options), "gpu_vk init");
+  ck_assert_ptr_nonnull(test.state);
+  for (uint32_t index = 0; index < test.plugin->device_count(test.state); ++index) {
+    tflaccel_device_info info;
+    gpu_test_assert_ok(test.plugin->device_info(test.state, index, &info), "device_info");
+    ck_assert_uint_eq(info.caps & ~expected_caps_mask, 0);
+    tflaccel_device *device = gpu_test_device_create(&test, index);
+    gpu_small_graph_check(device, TFLACCEL_PRECISION_FP32, 0.0f);
+    gpu_small_graph_check(device, TFLACCEL_PRECISION_FP16, 0.01f);
+    device->vtable->destroy(device);
+  }
+  gpu_test_plugin_close(&test);
+}
+
+START_TEST(small_graph_runs_in_both_precisions) { check_small_graph(NULL, UINT32_MAX); }
+END_TEST
+
+/* float16_t storage with float arithmetic, as on a device without
+ * shaderFloat16. */
+START_TEST(small_graph_runs_without_float16_arithmetic) {
+  static const char *const options[] = {"fp16_features", "storage", NULL};
+  check_small_graph(options, ~(uint32_t)TFLACCEL_DEVICE_CAP_FP16_ARITHMETIC);
+}
+END_TEST
+
+/* Halves packed in uints, as on a device without 16-bit storage; device
+ * buffers filled through staging copies, as on a discrete GPU. */
+START_TEST(small_graph_runs_without_16bit_features_through_staging) {
+  static const char *const options[] = {"fp16_features", "none", "staging", "1", NULL};
+  check_small_graph(
+      options, ~(uint32_t)(TFLACCEL_DEVICE_CAP_FP16_ARITHMETIC | TFLACCEL_DEVICE_CAP_FP16_STORAGE));
+}
+END_TEST
+
+START_TEST(bad_options_are_refused) {
+  static const char *const bad[][3] = {
+      {"fp16_features", "some", NULL}, {"validation", "yes", NULL}, {"staging", "2", NULL}};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+    gpu_test_plugin test;
+    tflaccel_status status = gpu_test_plugin_open(&test, bad[i]);
+    ck_assert_msg(tflaccel_status_code_of(status) == TFLACCEL_INVALID_CONFIG,
+                  "%s=%s: expected an invalid-config status, got %s", bad[i][0], bad[i][1],
+                  tflaccel_status_message(status));
+    ck_assert_ptr_nonnull(strstr(tflaccel_status_message(status), bad[i][0]));
+    ck_assert_ptr_null(test.state);
+    tflaccel_status_free(status);
+  }
+}
+END_TEST
+
 int main(void) {
   Suite *suite = suite_create("gpu_vk");
   suite_add_tcase(suite, gpu_common_test_case());
   TCase *specific = tcase_create("gpu_vk Vulkan");
   tcase_add_test(specific, devices_match_what_vulkan_reports);
+  tcase_add_test(specific, small_graph_runs_in_both_precisions);
+  tcase_add_test(specific, small_graph_runs_without_float16_arithmetic);
+  tcase_add_test(specific, small_graph_runs_without_16bit_features_through_staging);
+  tcase_add_test(specific, bad_options_are_refused);
   suite_add_tcase(suite, specific);
   return gpu_test_run(suite);
 }

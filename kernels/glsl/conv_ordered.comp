@@ -1,0 +1,71 @@
+/* Convolution (FULLY_CONNECTED too) for layers with few output pixels and
+ * a large receptive field, keeping cpu_ref's summation order: one work
+ * item per output channel, bias first, then every tap (ky, kx, input
+ * channel) in order. A work group serves one pixel: it first copies the
+ * pixel's receptive field to shared memory (zeros outside the input), then
+ * each item runs its sum with weights laid out [ky][kx][input channel]
+ * [output channel]. K as gpu_conv2d's, K(11) the input channels; t2
+ * weights, t3 bias (scalars); global: output channels rounded up to the
+ * group, pixels. The taps' memory then passes the results between items,
+ * so the kernel needs no more than the 16 KiB of shared memory every
+ * device has. */
+const int ORDERED_MAX_TAPS = 4096;
+const int ORDERED_MAX_ITEMS = 64;
+shared FLT taps[ORDERED_MAX_TAPS];
+
+void main() {
+  kernel_start();
+  int t = int(gl_LocalInvocationID.x), items = min(int(gl_WorkGroupSize.x), ORDERED_MAX_ITEMS);
+  int pixel = int(gl_GlobalInvocationID.y);
+  int out_h = P(P_OUT_H), out_w = P(P_OUT_W);
+  /* No early return before the barriers: every item must reach them. */
+  bool in_range = pixel < P(P_OUT_B) * out_h * out_w;
+  int b = pixel / (out_h * out_w), y = pixel / out_w % out_h, x = pixel % out_w;
+  int in_h = K(0), in_w = K(1), in_s = K(2), kw = K(4), in_c = K(11);
+  int count = K(3) * kw * in_c;
+  int y0 = y * K(5) - K(9), x0 = x * K(6) - K(10);
+  for (int r = t; in_range && r < count; r += items) {
+    int ic = r % in_c, tap = r / in_c;
+    int iy = y0 + tap / kw * K(7), ix = x0 + tap % kw * K(8);
+    taps[r] = iy >= 0 && iy < in_h && ix >= 0 && ix < in_w
+                  ? load_channel(1, ((b * in_h + iy) * in_w + ix) * in_s, ic)
+                  : FLT(0);
+  }
+  memoryBarrierShared();
+  barrier();
+  int padded = P(P_OUT_S) * 4;
+  int oc = int(gl_WorkGroupID.x) * items + t;
+  PRECISE_FP32 float acc = 0.0;
+  if (in_range && t < items && oc < padded) {
+    acc = float(load1(3, oc));
+    int r = 0;
+    /* Eight weight loads in flight before their adds, which stay in order:
+     * the adds cannot be reordered, so without this every iteration would
+     * wait for its own load. */
+    for (; r + 8 <= count; r += 8) {
+      float w0 = float(load1(2, oc + r * padded)), w1 = float(load1(2, oc + (r + 1) * padded));
+      float w2 = float(load1(2, oc + (r + 2) * padded)), w3 = float(load1(2, oc + (r + 3) * padded));
+      float w4 = float(load1(2, oc + (r + 4) * padded)), w5 = float(load1(2, oc + (r + 5) * padded));
+      float w6 = float(load1(2, oc + (r + 6) * padded)), w7 = float(load1(2, oc + (r + 7) * padded));
+      acc += float(taps[r]) * w0;
+      acc += float(taps[r + 1]) * w1;
+      acc += float(taps[r + 2]) * w2;
+      acc += float(taps[r + 3]) * w3;
+      acc += float(taps[r + 4]) * w4;
+      acc += float(taps[r + 5]) * w5;
+      acc += float(taps[r + 6]) * w6;
+      acc += float(taps[r + 7]) * w7;
+    }
+    for (; r < count; ++r) acc += float(taps[r]) * float(load1(2, oc + r * padded));
+  }
+  /* Every item has read the taps: their memory now holds the results. */
+  memoryBarrierShared();
+  barrier();
+  if (t < ORDERED_MAX_ITEMS) taps[t] = FLT(acc);
+  memoryBarrierShared();
+  barrier();
+  /* Items holding the first channel of a slice store the slice. */
+  if (!in_range || t % 4 != 0 || t + 3 >= items || oc >= padded) return;
+  FLT4 v = FLT4(taps[t], taps[t + 1], taps[t + 2], taps[t + 3]);
+  finish_slice(b, y, x, oc / 4, v);
+}

@@ -1,0 +1,22 @@
+#version 310 es
+/* OpenGL ES 3.1 prelude of the GLSL kernels (compiled by the driver at run
+ * time). gpu_gl appends, after it, the storage define (GPU_HALF_STORAGE:
+ * halves packed two to a uint with packHalf2x16) and the work-group size
+ * layout; the dispatch's parameter offset is the uniform at location 0. */
+#if defined(GL_EXT_gpu_shader5)
+#extension GL_EXT_gpu_shader5 : enable
+#define GPU_PRECISE precise
+#elif defined(GL_OES_gpu_shader5)
+#extension GL_OES_gpu_shader5 : enable
+#define GPU_PRECISE precise
+#else
+/* Without precise the driver may contract multiply-adds: fp32 results can
+ * then differ from cpu_ref's in the last bits. */
+#define GPU_PRECISE
+#endif
+
+precision highp float;
+precision highp int;
+
+layout(location = 0) uniform int params_base;
+#define PARAMS_BASE params_base

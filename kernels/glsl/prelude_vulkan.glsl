@@ -1,0 +1,25 @@
+#version 450
+/* Vulkan prelude of the GLSL kernels (compiled by glslc into SPIR-V at
+ * build time). The storage defines come from the command line:
+ *   GPU_HALF_STORAGE    half storage, float arithmetic
+ *   GPU_HALF_MATH       half storage and arithmetic (shaderFloat16)
+ *   GPU_STORAGE_16BIT   halves stored as float16_t (storageBuffer16BitAccess);
+ *                       without it two halves are packed in a uint
+ * Work-group sizes are specialization constants 0..2, and the dispatch's
+ * parameter offset is a push constant. */
+#if defined(GPU_STORAGE_16BIT)
+#extension GL_EXT_shader_16bit_storage : require
+#endif
+#if defined(GPU_HALF_MATH)
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#endif
+
+layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
+layout(push_constant) uniform DispatchConstants {
+  int base;
+} dispatch_constants;
+#define PARAMS_BASE dispatch_constants.base
+
+/* SPIR-V NoContraction: operations feeding a precise variable are never
+ * fused into multiply-adds. */
+#define GPU_PRECISE precise

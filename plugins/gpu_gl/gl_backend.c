@@ -1,0 +1,223 @@
+/* The GLES backend of the GPU layer (gl_backend.h). */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "plugins/gpu_common/gpu_kernel_catalog.h"
+#include "plugins/gpu_common/gpu_program.h"
+#include "plugins/gpu_gl/gl_backend.h"
+#include "plugins/gpu_gl/gl_buffer.h"
+#include "plugins/gpu_gl/gl_error.h"
+
+/* Kernel argument slots (gpu_backend.h): 0 the parameters, 1 their offset,
+ * 2.. the tensors; storage buffer binding 0 is the parameters, 1.. the
+ * tensors. */
+#define SLOT_BASE 1
+/* The location of the kernels' parameter offset uniform (prelude_gles.glsl). */
+#define BASE_UNIFORM_LOCATION 0
+/* glClientWaitSync waits this long at a time (nanoseconds). */
+#define FENCE_WAIT_NS 1000000000ull
+
+struct gpu_kernel_object {
+  int32_t kernel, storage;
+  GLuint buffers[GL_BACKEND_BINDINGS];
+  int32_t base;
+  uint32_t local[3]; /* work group of the cached program */
+  GLuint program;
+};
+
+static gl_backend_device *self_of(void *device) { return device; }
+
+static tflaccel_status buffer_create(void *device, uint64_t size, tflaccel_buffer **buffer) {
+  return gl_buffer_create(self_of(device)->host, size, buffer);
+}
+
+static void buffer_destroy(void *device, tflaccel_buffer *buffer) {
+  gl_buffer_destroy(self_of(device)->host, buffer);
+}
+
+static tflaccel_status buffer_upload(void *device, tflaccel_buffer *buffer, const void *data,
+                                     uint64_t size) {
+  return gl_buffer_write(self_of(device)->host, buffer, 0, data, size);
+}
+
+static tflaccel_status kernel_create(void *device, int32_t storage, int32_t kernel,
+                                     gpu_kernel_object **object) {
+  gl_backend_device *self = self_of(device);
+  const tflaccel_host_services *host = self->host;
+  *object = NULL;
+  if (kernel < 0 || kernel >= GPU_KERNEL_COUNT)
+    return host->status_make(TFLACCEL_INTERNAL, "gpu_gl: kernel %d", (int)kernel);
+  if (storage != GPU_STORAGE_FLOAT32 && storage != GPU_STORAGE_HALF)
+    return host->status_make(TFLACCEL_INTERNAL,
+                             "gpu_gl: storage mode %d (GLES has no half arithmetic switch)",
+                             (int)storage);
+  gpu_kernel_object *created =
+      host->alloc(host->context, sizeof *created, _Alignof(gpu_kernel_object));
+  if (created == NULL)
+    return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_gl: out of memory (kernel)");
+  memset(created, 0, sizeof *created);
+  created->kernel = kernel;
+  created->storage = storage;
+  *object = created;
+  return NULL;
+}
+
+static void kernel_destroy(void *device, gpu_kernel_object *object) {
+  if (object != NULL) self_of(device)->host->free(self_of(device)->host->context, object);
+}
+
+static tflaccel_status kernel_set_buffer(void *device, gpu_kernel_object *object, uint32_t slot,
+                                         tflaccel_buffer *buffer) {
+  gl_backend_device *self = self_of(device);
+  if (slot == SLOT_BASE || slot > GPU_MAX_ARGS + 1)
+    return self->host->status_make(TFLACCEL_INTERNAL, "gpu_gl: buffer for argument slot %u",
+                                   (unsigned)slot);
+  uint64_t size = gl_buffer_size(buffer);
+  if (size > (uint64_t)self->max_block_size)
+    return self->host->status_make(TFLACCEL_UNSUPPORTED,
+                                   "gpu_gl: a %llu-byte buffer exceeds the context's shader "
+                                   "storage block size (%lld)",
+                                   (unsigned long long)size, (long long)self->max_block_size);
+  uint32_t binding = slot == 0 ? 0 : slot - 1;
+  object->buffers[binding] = gl_buffer_name(buffer);
+  return NULL;
+}
+
+static tflaccel_status kernel_set_int(void *device, gpu_kernel_object *object, uint32_t slot,
+                                      int32_t value) {
+  if (slot != SLOT_BASE)
+    return self_of(device)->host->status_make(TFLACCEL_INTERNAL, "gpu_gl: int for argument slot %u",
+                                              (unsigned)slot);
+  object->base = value;
+  return NULL;
+}
+
+/* Fits the preferred work group to the context's limits by halving its
+ * largest dimension; programs are built per work-group size. */
+static tflaccel_status dispatch(void *device, gpu_kernel_object *object, const uint32_t global[3],
+                                const uint32_t local[3]) {
+  gl_backend_device *self = self_of(device);
+  const tflaccel_host_services *host = self->host;
+  uint32_t group[3], groups[3];
+  for (int i = 0; i < 3; ++i) {
+    group[i] = local[i] ? local[i] : 1;
+    if (group[i] > (uint32_t)self->max_group_size[i]) group[i] = (uint32_t)self->max_group_size[i];
+  }
+  while ((uint64_t)group[0] * group[1] * group[2] > (uint64_t)self->max_invocations) {
+    int largest =
+        group[0] >= group[1] ? (group[0] >= group[2] ? 0 : 2) : (group[1] >= group[2] ? 1 : 2);
+    group[largest] = (group[largest] + 1) / 2;
+  }
+  for (int i = 0; i < 3; ++i) {
+    groups[i] = (global[i] + group[i] - 1) / group[i];
+    if (groups[i] == 0) groups[i] = 1;
+    if (groups[i] > (uint32_t)self->max_group_count[i])
+      return host->status_make(TFLACCEL_UNSUPPORTED,
+                               "gpu_gl: %s needs %u work groups along dimension %d, the context "
+                               "allows %d",
+                               gpu_kernel_name(object->kernel), groups[i], i,
+                               (int)self->max_group_count[i]);
+  }
+  for (int i = 0; i < GL_BACKEND_BINDINGS; ++i)
+    if (object->buffers[i] == 0)
+      return host->status_make(TFLACCEL_INTERNAL, "gpu_gl: %s dispatched with binding %d unset",
+                               gpu_kernel_name(object->kernel), i);
+  if (object->program == 0 || memcmp(object->local, group, sizeof group) != 0) {
+    tflaccel_status status =
+        gl_program_get(&self->programs, object->kernel, object->storage, group, &object->program);
+    if (status != NULL) return status;
+    memcpy(object->local, group, sizeof group);
+  }
+  /* The previous dispatch's writes become visible to this one's reads. */
+  if (self->dispatched) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  glUseProgram(object->program);
+  glUniform1i(BASE_UNIFORM_LOCATION, object->base);
+  for (GLuint i = 0; i < GL_BACKEND_BINDINGS; ++i)
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, i, object->buffers[i]);
+  glDispatchCompute(groups[0], groups[1], groups[2]);
+  self->dispatched = 1;
+  return NULL;
+}
+
+/* Makes the dispatches' writes visible to buffer reads and later
+ * dispatches, then waits on a fence. GL errors of the run show here. */
+static tflaccel_status finish(void *device) {
+  gl_backend_device *self = self_of(device);
+  const tflaccel_host_services *host = self->host;
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+  self->dispatched = 0;
+  tflaccel_status status = gl_check_error(host, "dispatching the kernels");
+  if (status != NULL) return status;
+  GLsync fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  if (fence == 0) {
+    status = gl_check_error(host, "glFenceSync");
+    return status != NULL ? status
+                          : host->status_make(TFLACCEL_BACKEND_ERROR, "glFenceSync gave no fence");
+  }
+  GLenum waited;
+  do {
+    waited = glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, FENCE_WAIT_NS);
+  } while (waited == GL_TIMEOUT_EXPIRED);
+  glDeleteSync(fence);
+  if (waited == GL_WAIT_FAILED) {
+    status = gl_check_error(host, "glClientWaitSync");
+    return status != NULL ? status
+                          : host->status_make(TFLACCEL_BACKEND_ERROR, "glClientWaitSync failed");
+  }
+  return NULL;
+}
+
+tflaccel_status gl_backend_init(const tflaccel_host_services *host, gl_backend_device *device,
+                                gpu_backend *backend) {
+  memset(device, 0, sizeof *device);
+  memset(backend, 0, sizeof *backend);
+  device->host = host;
+  gl_clear_errors();
+  GLint blocks = 0, bindings = 0;
+  glGetIntegerv(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &blocks);
+  glGetIntegerv(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &bindings);
+  glGetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &device->max_invocations);
+  for (GLuint i = 0; i < 3; ++i) {
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, i, &device->max_group_size[i]);
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, i, &device->max_group_count[i]);
+  }
+  glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &device->max_block_size);
+  tflaccel_status status = gl_check_error(host, "querying the compute limits");
+  if (status != NULL) return status;
+  if (blocks < GL_BACKEND_BINDINGS || bindings < GL_BACKEND_BINDINGS)
+    return host->status_make(TFLACCEL_UNSUPPORTED,
+                             "gpu_gl: the context binds %d storage buffers to a compute shader "
+                             "(%d binding points), the kernels need %d",
+                             (int)blocks, (int)bindings, GL_BACKEND_BINDINGS);
+  if (device->max_invocations < 1) device->max_invocations = 1;
+  for (int i = 0; i < 3; ++i) {
+    if (device->max_group_size[i] < 1) device->max_group_size[i] = 1;
+    if (device->max_group_count[i] < 1) device->max_group_count[i] = 1;
+  }
+  status = gl_program_set_init(host, &device->programs);
+  if (status != NULL) return status;
+  backend->host = host;
+  backend->plugin_name = "gpu_gl";
+  backend->device = device;
+  /* GLES has no portable switch for half arithmetic: half storage only. */
+  backend->has_half_math = 0;
+  /* Tensors start on 16 bytes: a slice, and an even number of halves. */
+  backend->buffer_alignment = 16;
+  backend->buffer_create = buffer_create;
+  backend->buffer_destroy = buffer_destroy;
+  backend->buffer_upload = buffer_upload;
+  backend->kernel_create = kernel_create;
+  backend->kernel_destroy = kernel_destroy;
+  backend->kernel_set_buffer = kernel_set_buffer;
+  backend->kernel_set_int = kernel_set_int;
+  backend->dispatch = dispatch;
+  backend->finish = finish;
+  return NULL;
+}
+
+void gl_backend_release(gl_backend_device *device) {
+  glUseProgram(0);
+  gl_program_set_release(&device->programs);
+}

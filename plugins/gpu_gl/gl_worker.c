@@ -1,0 +1,104 @@
+/* A device's GL thread (gl_worker.h). */
+#include "config.h"
+
+#include <string.h>
+
+#include "plugins/gpu_gl/gl_error.h"
+#include "plugins/gpu_gl/gl_worker.h"
+
+static void *worker_main(void *argument) {
+  gl_worker *worker = argument;
+  pthread_mutex_lock(&worker->lock);
+  for (;;) {
+    while (worker->job == NULL && !worker->stop) pthread_cond_wait(&worker->changed, &worker->lock);
+    if (worker->stop) break;
+    gl_job_function job = worker->job;
+    void *job_argument = worker->argument;
+    pthread_mutex_unlock(&worker->lock);
+    tflaccel_status result = job(job_argument);
+    pthread_mutex_lock(&worker->lock);
+    worker->result = result;
+    worker->job = NULL;
+    worker->job_done = 1;
+    pthread_cond_broadcast(&worker->changed);
+  }
+  pthread_mutex_unlock(&worker->lock);
+  /* The context must be current nowhere when it is destroyed. */
+  const egl_device_context *context = worker->context;
+  if (eglGetCurrentContext() != EGL_NO_CONTEXT &&
+      !eglMakeCurrent(context->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT)) {
+    tflaccel_status status = egl_call_failed(worker->host, "eglMakeCurrent(release)");
+    worker->host->log(worker->host->context, TFLACCEL_LOG_WARNING, "gpu_gl worker: %s",
+                      worker->host->status_message(status));
+    worker->host->status_free(status);
+  }
+  eglReleaseThread();
+  return NULL;
+}
+
+/* The first job: the context becomes current on the worker for good. */
+static tflaccel_status make_current(void *argument) {
+  gl_worker *worker = argument;
+  if (!eglBindAPI(EGL_OPENGL_ES_API))
+    return egl_call_failed(worker->host, "eglBindAPI(EGL_OPENGL_ES_API)");
+  if (!eglMakeCurrent(worker->context->display, EGL_NO_SURFACE, EGL_NO_SURFACE,
+                      worker->context->context))
+    return egl_call_failed(worker->host, "eglMakeCurrent(no surface)");
+  gl_clear_errors();
+  return NULL;
+}
+
+tflaccel_status gl_worker_start(const tflaccel_host_services *host,
+                                const egl_device_context *context, gl_worker *worker) {
+  memset(worker, 0, sizeof *worker);
+  worker->host = host;
+  worker->context = context;
+  if (pthread_mutex_init(&worker->lock, NULL) != 0)
+    return host->status_make(TFLACCEL_INTERNAL, "gpu_gl worker: pthread_mutex_init failed");
+  worker->lock_made = 1;
+  if (pthread_cond_init(&worker->changed, NULL) != 0) {
+    gl_worker_stop(worker);
+    return host->status_make(TFLACCEL_INTERNAL, "gpu_gl worker: pthread_cond_init failed");
+  }
+  worker->changed_made = 1;
+  int error = pthread_create(&worker->thread, NULL, worker_main, worker);
+  if (error != 0) {
+    gl_worker_stop(worker);
+    return host->status_make(TFLACCEL_INTERNAL, "gpu_gl worker: pthread_create failed: %s",
+                             strerror(error));
+  }
+  worker->running = 1;
+  tflaccel_status status = gl_worker_run(worker, make_current, worker);
+  if (status != NULL) gl_worker_stop(worker);
+  return status;
+}
+
+tflaccel_status gl_worker_run(gl_worker *worker, gl_job_function job, void *argument) {
+  pthread_mutex_lock(&worker->lock);
+  worker->job = job;
+  worker->argument = argument;
+  worker->job_done = 0;
+  pthread_cond_broadcast(&worker->changed);
+  while (!worker->job_done) pthread_cond_wait(&worker->changed, &worker->lock);
+  tflaccel_status result = worker->result;
+  worker->result = NULL;
+  pthread_mutex_unlock(&worker->lock);
+  return result;
+}
+
+void gl_worker_stop(gl_worker *worker) {
+  if (worker->running) {
+    pthread_mutex_lock(&worker->lock);
+    worker->stop = 1;
+    pthread_cond_broadcast(&worker->changed);
+    pthread_mutex_unlock(&worker->lock);
+    int error = pthread_join(worker->thread, NULL);
+    if (error != 0)
+      worker->host->log(worker->host->context, TFLACCEL_LOG_WARNING,
+                        "gpu_gl worker: pthread_join failed: %s", strerror(error));
+    worker->running = 0;
+  }
+  if (worker->changed_made) pthread_cond_destroy(&worker->changed);
+  if (worker->lock_made) pthread_mutex_destroy(&worker->lock);
+  worker->changed_made = worker->lock_made = 0;
+}

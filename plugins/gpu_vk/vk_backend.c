@@ -1,0 +1,569 @@
+/* The Vulkan backend of the GPU layer (vk_backend.h). */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "plugins/gpu_vk/vk_backend.h"
+#include "plugins/gpu_vk/vk_buffer.h"
+#include "plugins/gpu_vk/vk_error.h"
+
+/* Descriptor sets per pool; a new pool is made when one runs out. */
+#define POOL_SETS 256
+/* Buffers the barrier planning tracks between two barriers; more, and a
+ * barrier is placed anyway. */
+#define TRACKED_BUFFERS 32
+/* Kernel argument slots (gpu_backend.h): 0 the parameters, 1 their offset,
+ * 2.. the tensors. Descriptor binding 0 is the parameters, 1.. the
+ * tensors, 1 the output. */
+#define SLOT_BASE 1
+#define BINDING_OUTPUT 1
+
+typedef struct vk_recorded_dispatch {
+  gpu_kernel_object *object;
+  uint64_t version; /* of the object's descriptors when recorded */
+  VkPipeline pipeline;
+  uint32_t groups[3];
+} vk_recorded_dispatch;
+
+struct gpu_kernel_object {
+  int32_t kernel, variant;
+  VkDescriptorPool pool;
+  VkDescriptorSet set;
+  tflaccel_buffer *buffers[VK_PIPELINE_BINDINGS]; /* what each binding holds */
+  int32_t base;                                   /* the push constant */
+  uint64_t version;                               /* changes with any of the above */
+  uint32_t local[3];                              /* work group of the cached pipeline */
+  VkPipeline pipeline;
+  /* The command buffer of the sequence this object starts, if recorded. */
+  VkCommandBuffer commands;
+  vk_recorded_dispatch *recorded;
+  uint32_t recorded_count, recorded_capacity;
+};
+
+static vk_backend_device *self_of(void *device) { return device; }
+
+/* ---- buffers ---- */
+
+static tflaccel_status buffer_create(void *device, uint64_t size, tflaccel_buffer **buffer) {
+  vk_backend_device *self = self_of(device);
+  return vk_buffer_create(self->host, self->context, size, VK_MEMORY_DEVICE, buffer);
+}
+
+static void buffer_destroy(void *device, tflaccel_buffer *buffer) {
+  vk_backend_device *self = self_of(device);
+  vk_buffer_destroy(self->host, self->context, buffer);
+}
+
+/* Submits the device's one-shot command buffer and waits for it. */
+static tflaccel_status submit_and_wait(vk_backend_device *self, VkCommandBuffer commands) {
+  const VkSubmitInfo submit = {
+      .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+      .commandBufferCount = 1,
+      .pCommandBuffers = &commands,
+  };
+  VkResult result = vkQueueSubmit(self->context->queue, 1, &submit, self->fence);
+  if (result != VK_SUCCESS) return vk_call_failed(self->host, "vkQueueSubmit", result);
+  result = vkWaitForFences(self->context->device, 1, &self->fence, VK_TRUE, UINT64_MAX);
+  VkResult reset = vkResetFences(self->context->device, 1, &self->fence);
+  if (result != VK_SUCCESS) return vk_call_failed(self->host, "vkWaitForFences", result);
+  if (reset != VK_SUCCESS) return vk_call_failed(self->host, "vkResetFences", reset);
+  return NULL;
+}
+
+/* Copies data into a buffer in device-only memory through a host-visible
+ * staging buffer, and makes the copy visible to later dispatches. */
+static tflaccel_status upload_staged(vk_backend_device *self, tflaccel_buffer *buffer,
+                                     const void *data, uint64_t size) {
+  tflaccel_buffer *staging = NULL;
+  tflaccel_status status =
+      vk_buffer_create(self->host, self->context, size, VK_MEMORY_HOST, &staging);
+  if (status != NULL) return status;
+  status = vk_buffer_write(self->host, staging, 0, data, size);
+  VkCommandBuffer commands = self->transfer_commands;
+  if (status == NULL) {
+    VkResult result = vkResetCommandBuffer(commands, 0);
+    const VkCommandBufferBeginInfo begin = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+    };
+    if (result == VK_SUCCESS) result = vkBeginCommandBuffer(commands, &begin);
+    if (result == VK_SUCCESS) {
+      const VkBufferCopy region = {.srcOffset = 0, .dstOffset = 0, .size = size};
+      vkCmdCopyBuffer(commands, vk_buffer_handle(staging), vk_buffer_handle(buffer), 1, &region);
+      const VkMemoryBarrier barrier = {
+          .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+          .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+          .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+      };
+      vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, NULL, 0, NULL);
+      result = vkEndCommandBuffer(commands);
+    }
+    if (result != VK_SUCCESS)
+      status = vk_call_failed(self->host, "recording a staging copy", result);
+  }
+  if (status == NULL) status = submit_and_wait(self, commands);
+  vk_buffer_destroy(self->host, self->context, staging);
+  return status;
+}
+
+static tflaccel_status buffer_upload(void *device, tflaccel_buffer *buffer, const void *data,
+                                     uint64_t size) {
+  vk_backend_device *self = self_of(device);
+  if (size > vk_buffer_size(buffer))
+    return self->host->status_make(
+        TFLACCEL_INTERNAL, "gpu_vk: upload of %llu bytes into a %llu-byte buffer",
+        (unsigned long long)size, (unsigned long long)vk_buffer_size(buffer));
+  if (size == 0) return NULL;
+  unsigned char *mapped = vk_buffer_mapped(buffer);
+  if (mapped != NULL) {
+    /* Coherent memory: the next queue submission sees the bytes. */
+    memcpy(mapped, data, (size_t)size);
+    return NULL;
+  }
+  return upload_staged(self, buffer, data, size);
+}
+
+/* ---- kernels ---- */
+
+static tflaccel_status allocate_set(vk_backend_device *self, VkDescriptorPool *pool,
+                                    VkDescriptorSet *set) {
+  const tflaccel_host_services *host = self->host;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (self->pool_count > 0) {
+      VkDescriptorSetAllocateInfo info = {
+          .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+          .descriptorPool = self->pools[self->pool_count - 1],
+          .descriptorSetCount = 1,
+          .pSetLayouts = &self->pipelines.set_layout,
+      };
+      VkResult result = vkAllocateDescriptorSets(self->context->device, &info, set);
+      if (result == VK_SUCCESS) {
+        *pool = info.descriptorPool;
+        return NULL;
+      }
+      if (result != VK_ERROR_OUT_OF_POOL_MEMORY && result != VK_ERROR_FRAGMENTED_POOL)
+        return vk_call_failed(host, "vkAllocateDescriptorSets", result);
+    }
+    /* No pool yet, or the last is full: a new one. */
+    if (self->pool_count == self->pool_capacity) {
+      uint32_t capacity = self->pool_capacity ? self->pool_capacity * 2 : 4;
+      VkDescriptorPool *grown =
+          host->alloc(host->context, capacity * sizeof *grown, _Alignof(VkDescriptorPool));
+      if (grown == NULL)
+        return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_vk: out of memory (pools)");
+      if (self->pools != NULL) {
+        memcpy(grown, self->pools, self->pool_count * sizeof *grown);
+        host->free(host->context, self->pools);
+      }
+      self->pools = grown;
+      self->pool_capacity = capacity;
+    }
+    const VkDescriptorPoolSize sizes = {.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                        .descriptorCount = POOL_SETS * VK_PIPELINE_BINDINGS};
+    const VkDescriptorPoolCreateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+        .flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT,
+        .maxSets = POOL_SETS,
+        .poolSizeCount = 1,
+        .pPoolSizes = &sizes,
+    };
+    VkResult result =
+        vkCreateDescriptorPool(self->context->device, &info, NULL, &self->pools[self->pool_count]);
+    if (result != VK_SUCCESS) return vk_call_failed(host, "vkCreateDescriptorPool", result);
+    self->pool_count++;
+  }
+  return host->status_make(TFLACCEL_BACKEND_ERROR,
+                           "gpu_vk: a fresh descriptor pool could not give a set");
+}
+
+static tflaccel_status kernel_create(void *device, int32_t storage, int32_t kernel,
+                                     gpu_kernel_object **object) {
+  vk_backend_device *self = self_of(device);
+  const tflaccel_host_services *host = self->host;
+  *object = NULL;
+  if (storage < 0 || storage >= GPU_STORAGE_MODE_COUNT || kernel < 0 || kernel >= GPU_KERNEL_COUNT)
+    return host->status_make(TFLACCEL_INTERNAL, "gpu_vk: kernel %d in storage mode %d", (int)kernel,
+                             (int)storage);
+  gpu_kernel_object *created =
+      host->alloc(host->context, sizeof *created, _Alignof(gpu_kernel_object));
+  if (created == NULL)
+    return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_vk: out of memory (kernel)");
+  memset(created, 0, sizeof *created);
+  created->kernel = kernel;
+  created->variant = self->variants[storage];
+  created->version = ++self->last_version;
+  tflaccel_status status = allocate_set(self, &created->pool, &created->set);
+  if (status != NULL) {
+    host->free(host->context, created);
+    return status;
+  }
+  *object = created;
+  return NULL;
+}
+
+static void kernel_destroy(void *device, gpu_kernel_object *object) {
+  vk_backend_device *self = self_of(device);
+  if (object == NULL) return;
+  VkDevice handle = self->context->device;
+  if (object->commands != VK_NULL_HANDLE)
+    vkFreeCommandBuffers(handle, self->command_pool, 1, &object->commands);
+  if (object->recorded != NULL) self->host->free(self->host->context, object->recorded);
+  VkResult result = vkFreeDescriptorSets(handle, object->pool, 1, &object->set);
+  if (result != VK_SUCCESS)
+    self->host->log(self->host->context, TFLACCEL_LOG_WARNING,
+                    "vkFreeDescriptorSets failed: %s (%d)", vk_result_name(result), (int)result);
+  self->host->free(self->host->context, object);
+}
+
+static tflaccel_status kernel_set_buffer(void *device, gpu_kernel_object *object, uint32_t slot,
+                                         tflaccel_buffer *buffer) {
+  vk_backend_device *self = self_of(device);
+  if (slot == SLOT_BASE || slot > GPU_MAX_ARGS + 1)
+    return self->host->status_make(TFLACCEL_INTERNAL, "gpu_vk: buffer for argument slot %u",
+                                   (unsigned)slot);
+  uint32_t binding = slot == 0 ? 0 : slot - 1;
+  if (object->buffers[binding] == buffer) return NULL;
+  /* The descriptor covers the whole allocation: the size rounded up to 16. */
+  uint64_t size = (vk_buffer_size(buffer) + 15) / 16 * 16;
+  if (size > self->context->entry->limits.maxStorageBufferRange)
+    return self->host->status_make(
+        TFLACCEL_UNSUPPORTED, "gpu_vk: a %llu-byte buffer exceeds the device's storage range (%u)",
+        (unsigned long long)size, (unsigned)self->context->entry->limits.maxStorageBufferRange);
+  const VkDescriptorBufferInfo info = {
+      .buffer = vk_buffer_handle(buffer), .offset = 0, .range = VK_WHOLE_SIZE};
+  const VkWriteDescriptorSet write = {
+      .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+      .dstSet = object->set,
+      .dstBinding = binding,
+      .descriptorCount = 1,
+      .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+      .pBufferInfo = &info,
+  };
+  /* Never while a submission uses the set: finish() always waits. */
+  vkUpdateDescriptorSets(self->context->device, 1, &write, 0, NULL);
+  object->buffers[binding] = buffer;
+  object->version = ++self->last_version;
+  return NULL;
+}
+
+static tflaccel_status kernel_set_int(void *device, gpu_kernel_object *object, uint32_t slot,
+                                      int32_t value) {
+  vk_backend_device *self = self_of(device);
+  if (slot != SLOT_BASE)
+    return self->host->status_make(TFLACCEL_INTERNAL, "gpu_vk: int for argument slot %u",
+                                   (unsigned)slot);
+  if (object->base != value) {
+    object->base = value;
+    object->version = ++self->last_version;
+  }
+  return NULL;
+}
+
+/* Fits the preferred work group to the device by halving its largest
+ * dimension, then gets the pipeline built for it. */
+static tflaccel_status dispatch(void *device, gpu_kernel_object *object, const uint32_t global[3],
+                                const uint32_t local[3]) {
+  vk_backend_device *self = self_of(device);
+  const tflaccel_host_services *host = self->host;
+  const VkPhysicalDeviceLimits *limits = &self->context->entry->limits;
+  uint32_t group[3];
+  for (int i = 0; i < 3; ++i) {
+    group[i] = local[i] ? local[i] : 1;
+    if (group[i] > limits->maxComputeWorkGroupSize[i])
+      group[i] = limits->maxComputeWorkGroupSize[i];
+    if (group[i] == 0) group[i] = 1;
+  }
+  while ((uint64_t)group[0] * group[1] * group[2] > limits->maxComputeWorkGroupInvocations) {
+    int largest =
+        group[0] >= group[1] ? (group[0] >= group[2] ? 0 : 2) : (group[1] >= group[2] ? 1 : 2);
+    group[largest] = (group[largest] + 1) / 2;
+  }
+  for (int i = 0; i < VK_PIPELINE_BINDINGS; ++i)
+    if (object->buffers[i] == NULL)
+      return host->status_make(TFLACCEL_INTERNAL, "gpu_vk: %s dispatched with binding %d unset",
+                               gpu_kernel_name(object->kernel), i);
+  if (object->pipeline == VK_NULL_HANDLE || memcmp(object->local, group, sizeof group) != 0) {
+    tflaccel_status status = vk_pipeline_get(&self->pipelines, object->kernel, object->variant,
+                                             group, &object->pipeline);
+    if (status != NULL) return status;
+    memcpy(object->local, group, sizeof group);
+  }
+  if (self->pending_count == self->pending_capacity) {
+    uint32_t capacity = self->pending_capacity ? self->pending_capacity * 2 : 64;
+    vk_pending_dispatch *grown =
+        host->alloc(host->context, capacity * sizeof *grown, _Alignof(vk_pending_dispatch));
+    if (grown == NULL)
+      return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_vk: out of memory (dispatches)");
+    if (self->pending != NULL) {
+      memcpy(grown, self->pending, self->pending_count * sizeof *grown);
+      host->free(host->context, self->pending);
+    }
+    self->pending = grown;
+    self->pending_capacity = capacity;
+  }
+  vk_pending_dispatch *pending = &self->pending[self->pending_count];
+  pending->object = object;
+  pending->pipeline = object->pipeline;
+  for (int i = 0; i < 3; ++i) {
+    pending->groups[i] = (global[i] + group[i] - 1) / group[i];
+    if (pending->groups[i] == 0) pending->groups[i] = 1;
+    if (pending->groups[i] > limits->maxComputeWorkGroupCount[i])
+      return host->status_make(TFLACCEL_UNSUPPORTED,
+                               "gpu_vk: %s needs %u work groups along dimension %d, the device "
+                               "allows %u",
+                               gpu_kernel_name(object->kernel), pending->groups[i], i,
+                               limits->maxComputeWorkGroupCount[i]);
+  }
+  self->pending_count++;
+  return NULL;
+}
+
+/* ---- recording and replaying ---- */
+
+/* Whether the head's command buffer holds exactly the pending sequence. */
+static int recording_matches(const vk_backend_device *self, const gpu_kernel_object *head) {
+  if (head->commands == VK_NULL_HANDLE || head->recorded_count != self->pending_count) return 0;
+  for (uint32_t i = 0; i < self->pending_count; ++i) {
+    const vk_pending_dispatch *pending = &self->pending[i];
+    const vk_recorded_dispatch *recorded = &head->recorded[i];
+    if (recorded->object != pending->object || recorded->version != pending->object->version ||
+        recorded->pipeline != pending->pipeline ||
+        memcmp(recorded->groups, pending->groups, sizeof recorded->groups) != 0)
+      return 0;
+  }
+  return 1;
+}
+
+typedef struct buffer_tracker {
+  const tflaccel_buffer *read[TRACKED_BUFFERS], *written[TRACKED_BUFFERS];
+  uint32_t read_count, written_count;
+} buffer_tracker;
+
+static int listed(const tflaccel_buffer *const *list, uint32_t count, const tflaccel_buffer *item) {
+  for (uint32_t i = 0; i < count; ++i)
+    if (list[i] == item) return 1;
+  return 0;
+}
+
+/* Whether the object's dispatch depends on a dispatch since the last
+ * barrier: it reads what one wrote, or writes what one read or wrote. */
+static int needs_barrier(const buffer_tracker *tracker, const gpu_kernel_object *object) {
+  for (int b = 0; b < VK_PIPELINE_BINDINGS; ++b) {
+    const tflaccel_buffer *buffer = object->buffers[b];
+    if (listed(tracker->written, tracker->written_count, buffer)) return 1;
+    if (b == BINDING_OUTPUT && listed(tracker->read, tracker->read_count, buffer)) return 1;
+  }
+  return 0;
+}
+
+/* Adds the object's buffers; 0 when the tracker is full. */
+static int track(buffer_tracker *tracker, const gpu_kernel_object *object) {
+  for (int b = 0; b < VK_PIPELINE_BINDINGS; ++b) {
+    const tflaccel_buffer *buffer = object->buffers[b];
+    int is_output = b == BINDING_OUTPUT;
+    const tflaccel_buffer **list = is_output ? tracker->written : tracker->read;
+    uint32_t *count = is_output ? &tracker->written_count : &tracker->read_count;
+    if (listed(list, *count, buffer)) continue;
+    if (*count == TRACKED_BUFFERS) return 0;
+    list[(*count)++] = buffer;
+  }
+  return 1;
+}
+
+static void memory_barrier(VkCommandBuffer commands, VkPipelineStageFlags destination_stage,
+                           VkAccessFlags destination_access) {
+  const VkMemoryBarrier barrier = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+      .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+      .dstAccessMask = destination_access,
+  };
+  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, destination_stage, 0, 1,
+                       &barrier, 0, NULL, 0, NULL);
+}
+
+static void record_dispatches(const vk_backend_device *self, VkCommandBuffer commands) {
+  buffer_tracker tracker = {.read_count = 0, .written_count = 0};
+  VkPipeline bound = VK_NULL_HANDLE;
+  for (uint32_t i = 0; i < self->pending_count; ++i) {
+    const vk_pending_dispatch *pending = &self->pending[i];
+    const gpu_kernel_object *object = pending->object;
+    if (needs_barrier(&tracker, object)) {
+      memory_barrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                     VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+      tracker.read_count = tracker.written_count = 0;
+    }
+    if (!track(&tracker, object)) {
+      /* Too many buffers to follow: order everything so far. */
+      memory_barrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                     VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+      tracker.read_count = tracker.written_count = 0;
+      track(&tracker, object);
+    }
+    if (pending->pipeline != bound) {
+      vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pending->pipeline);
+      bound = pending->pipeline;
+    }
+    vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, self->pipelines.layout, 0, 1,
+                            &object->set, 0, NULL);
+    vkCmdPushConstants(commands, self->pipelines.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                       sizeof object->base, &object->base);
+    vkCmdDispatch(commands, pending->groups[0], pending->groups[1], pending->groups[2]);
+  }
+  /* The host reads results after the fence. */
+  memory_barrier(commands, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+}
+
+/* Records the pending sequence into the head's command buffer. */
+static tflaccel_status record(vk_backend_device *self, gpu_kernel_object *head) {
+  const tflaccel_host_services *host = self->host;
+  if (head->recorded_capacity < self->pending_count) {
+    vk_recorded_dispatch *grown = host->alloc(host->context, self->pending_count * sizeof *grown,
+                                              _Alignof(vk_recorded_dispatch));
+    if (grown == NULL)
+      return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_vk: out of memory (recording)");
+    if (head->recorded != NULL) host->free(host->context, head->recorded);
+    head->recorded = grown;
+    head->recorded_capacity = self->pending_count;
+  }
+  head->recorded_count = 0; /* invalid until recorded in full */
+  VkResult result;
+  if (head->commands == VK_NULL_HANDLE) {
+    const VkCommandBufferAllocateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+        .commandPool = self->command_pool,
+        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+        .commandBufferCount = 1,
+    };
+    result = vkAllocateCommandBuffers(self->context->device, &info, &head->commands);
+    if (result != VK_SUCCESS) {
+      head->commands = VK_NULL_HANDLE;
+      return vk_call_failed(host, "vkAllocateCommandBuffers", result);
+    }
+  } else {
+    result = vkResetCommandBuffer(head->commands, 0);
+    if (result != VK_SUCCESS) return vk_call_failed(host, "vkResetCommandBuffer", result);
+  }
+  const VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  result = vkBeginCommandBuffer(head->commands, &begin);
+  if (result != VK_SUCCESS) return vk_call_failed(host, "vkBeginCommandBuffer", result);
+  record_dispatches(self, head->commands);
+  result = vkEndCommandBuffer(head->commands);
+  if (result != VK_SUCCESS) return vk_call_failed(host, "vkEndCommandBuffer", result);
+  for (uint32_t i = 0; i < self->pending_count; ++i) {
+    const vk_pending_dispatch *pending = &self->pending[i];
+    vk_recorded_dispatch *recorded = &head->recorded[i];
+    recorded->object = pending->object;
+    recorded->version = pending->object->version;
+    recorded->pipeline = pending->pipeline;
+    memcpy(recorded->groups, pending->groups, sizeof recorded->groups);
+  }
+  head->recorded_count = self->pending_count;
+  self->recordings++;
+  return NULL;
+}
+
+static tflaccel_status finish(void *device) {
+  vk_backend_device *self = self_of(device);
+  if (self->pending_count == 0) return NULL;
+  gpu_kernel_object *head = self->pending[0].object;
+  tflaccel_status status = NULL;
+  if (recording_matches(self, head))
+    self->replays++;
+  else
+    status = record(self, head);
+  if (status == NULL) status = submit_and_wait(self, head->commands);
+  self->pending_count = 0;
+  return status;
+}
+
+void vk_backend_begin_run(vk_backend_device *device) { device->pending_count = 0; }
+
+/* ---- set-up ---- */
+
+tflaccel_status vk_backend_init(const tflaccel_host_services *host,
+                                const vk_device_context *context, vk_backend_device *device,
+                                gpu_backend *backend) {
+  memset(device, 0, sizeof *device);
+  memset(backend, 0, sizeof *backend);
+  device->host = host;
+  device->context = context;
+  const vk_device_entry *entry = context->entry;
+  if (entry->limits.maxPerStageDescriptorStorageBuffers < VK_PIPELINE_BINDINGS ||
+      entry->limits.maxBoundDescriptorSets < 1)
+    return host->status_make(
+        TFLACCEL_UNSUPPORTED, "gpu_vk: %s binds %u storage buffers per stage, the kernels need %d",
+        entry->info.name, entry->limits.maxPerStageDescriptorStorageBuffers, VK_PIPELINE_BINDINGS);
+  tflaccel_status status = vk_pipeline_set_init(host, context, &device->pipelines);
+  if (status != NULL) return status;
+  const VkCommandPoolCreateInfo pool_info = {
+      .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+      .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+      .queueFamilyIndex = entry->compute_family,
+  };
+  VkResult result = vkCreateCommandPool(context->device, &pool_info, NULL, &device->command_pool);
+  if (result != VK_SUCCESS) {
+    device->command_pool = VK_NULL_HANDLE;
+    vk_backend_release(device);
+    return vk_call_failed(host, "vkCreateCommandPool", result);
+  }
+  const VkCommandBufferAllocateInfo transfer_info = {
+      .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+      .commandPool = device->command_pool,
+      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+      .commandBufferCount = 1,
+  };
+  result = vkAllocateCommandBuffers(context->device, &transfer_info, &device->transfer_commands);
+  if (result != VK_SUCCESS) {
+    device->transfer_commands = VK_NULL_HANDLE;
+    vk_backend_release(device);
+    return vk_call_failed(host, "vkAllocateCommandBuffers", result);
+  }
+  const VkFenceCreateInfo fence_info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  result = vkCreateFence(context->device, &fence_info, NULL, &device->fence);
+  if (result != VK_SUCCESS) {
+    device->fence = VK_NULL_HANDLE;
+    vk_backend_release(device);
+    return vk_call_failed(host, "vkCreateFence", result);
+  }
+  /* Half storage as float16_t where the device stores it, else packed in
+   * uints; half arithmetic only with both features (has_half_math). */
+  int native_half = entry->storage_buffer_16bit != 0;
+  device->variants[GPU_STORAGE_FLOAT32] = VK_SHADER_FP32;
+  device->variants[GPU_STORAGE_HALF] = native_half ? VK_SHADER_HALF_16BIT : VK_SHADER_HALF_PACKED;
+  device->variants[GPU_STORAGE_HALF_MATH] = VK_SHADER_HALF_MATH;
+
+  backend->host = host;
+  backend->plugin_name = "gpu_vk";
+  backend->device = device;
+  backend->has_half_math = native_half && entry->shader_float16;
+  /* Tensors start on 16 bytes: a slice, and an even number of halves. */
+  backend->buffer_alignment = 16;
+  backend->buffer_create = buffer_create;
+  backend->buffer_destroy = buffer_destroy;
+  backend->buffer_upload = buffer_upload;
+  backend->kernel_create = kernel_create;
+  backend->kernel_destroy = kernel_destroy;
+  backend->kernel_set_buffer = kernel_set_buffer;
+  backend->kernel_set_int = kernel_set_int;
+  backend->dispatch = dispatch;
+  backend->finish = finish;
+  return NULL;
+}
+
+void vk_backend_release(vk_backend_device *device) {
+  const tflaccel_host_services *host = device->host;
+  if (host == NULL) return;
+  VkDevice handle = device->context->device;
+  if (device->fence != VK_NULL_HANDLE) vkDestroyFence(handle, device->fence, NULL);
+  /* Destroying the pool frees its command buffers. */
+  if (device->command_pool != VK_NULL_HANDLE)
+    vkDestroyCommandPool(handle, device->command_pool, NULL);
+  for (uint32_t i = 0; i < device->pool_count; ++i)
+    vkDestroyDescriptorPool(handle, device->pools[i], NULL);
+  if (device->pools != NULL) host->free(host->context, device->pools);
+  if (device->pending != NULL) host->free(host->context, device->pending);
+  vk_pipeline_set_release(&device->pipelines);
+  memset(device, 0, sizeof *device);
+}

@@ -1,0 +1,52 @@
+/* gpu_vk's implementation of the GPU layer's backend (gpu_backend.h).
+ *
+ * A kernel object is a descriptor set of the kernel's pipeline layout and
+ * its push-constant value. dispatch() only notes the dispatch; finish()
+ * submits them as one command buffer and waits on a fence. That command
+ * buffer is recorded once per compiled partition and replayed on every
+ * run: it belongs to the first kernel object of the sequence, and is
+ * recorded again only when the sequence differs from the one recorded
+ * (other objects, work sizes, or an object whose descriptors changed since,
+ * as when a partition input is bound to another buffer). Inside it, a
+ * memory barrier separates a dispatch from the earlier ones only when they
+ * touch a common buffer that one of them writes. */
+#ifndef TFLACCEL_GPU_VK_VK_BACKEND_H
+#define TFLACCEL_GPU_VK_VK_BACKEND_H
+
+#include "plugins/gpu_common/gpu_backend.h"
+#include "plugins/gpu_vk/vk_context.h"
+#include "plugins/gpu_vk/vk_pipeline.h"
+#include "tflaccel/accelerator.h"
+
+typedef struct vk_pending_dispatch {
+  gpu_kernel_object *object;
+  VkPipeline pipeline;
+  uint32_t groups[3];
+} vk_pending_dispatch;
+
+typedef struct vk_backend_device {
+  const tflaccel_host_services *host;
+  const vk_device_context *context;
+  vk_pipeline_set pipelines;
+  VkCommandPool command_pool;
+  VkCommandBuffer transfer_commands; /* staging copies */
+  VkFence fence;
+  VkDescriptorPool *pools; /* host->alloc'ed; kernel objects' sets come from the last */
+  uint32_t pool_count, pool_capacity;
+  vk_pending_dispatch *pending; /* queued since the last finish() */
+  uint32_t pending_count, pending_capacity;
+  uint64_t last_version;                    /* descriptor versions hand out from here */
+  int32_t variants[GPU_STORAGE_MODE_COUNT]; /* vk_shader_variant per gpu_storage_mode */
+  uint64_t recordings, replays;             /* command buffers recorded and replayed */
+} vk_backend_device;
+
+/* Checks the device's limits and fills backend (which points at device). */
+tflaccel_status vk_backend_init(const tflaccel_host_services *host,
+                                const vk_device_context *context, vk_backend_device *device,
+                                gpu_backend *backend);
+void vk_backend_release(vk_backend_device *device);
+
+/* Forgets dispatches queued by a run that failed before finish(). */
+void vk_backend_begin_run(vk_backend_device *device);
+
+#endif

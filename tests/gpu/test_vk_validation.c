@@ -1,0 +1,199 @@
+/* gpu_vk under the Vulkan validation layer: a real model (tests/data's
+ * face_detection_short_range) runs fully on gpu_vk with the plugin option
+ * validation=1, which enables VK_LAYER_KHRONOS_validation with
+ * synchronization validation and fails any plugin call during which the
+ * layer reports an error. Compiling, two runs (the second replays the
+ * recorded command buffer) and teardown must all succeed, in fp32 and
+ * fp16, and the outputs must match the TFLite references. Skips (77) when
+ * there is no Vulkan device or the layer is not installed. */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vulkan/vulkan.h>
+
+#include "tests/support/json.h"
+#include "tests/support/model_compare.h"
+#include "tests/support/test_util.h"
+#include "tflaccel/tflaccel.h"
+
+#define SKIP_EXIT_STATUS 77
+#define MODEL_NAME "face_detection_short_range"
+#define MAX_TENSORS 8
+
+static const char config_text[] =
+    "[tflaccel]\n"
+    "accelerators = gpu_vk, cpu_ref\n"
+    "[plugin.cpu_ref]\n"
+    "[plugin.gpu_vk]\n"
+    "validation = 1\n";
+
+#define FORMAT_PATH(buffer, ...)                                                       \
+  ck_assert_msg(snprintf((buffer), sizeof(buffer), __VA_ARGS__) < (int)sizeof(buffer), \
+                "path too long")
+
+static void check_model(int32_t precision) {
+  const char *label = precision == TFLACCEL_PRECISION_FP16 ? "fp16" : "fp32";
+  const char *data = getenv("TFLACCEL_TEST_DATA");
+  ck_assert_msg(data != NULL, "TFLACCEL_TEST_DATA is not set (run through make check)");
+  char path[4096];
+  FORMAT_PATH(path, "%s/expected.json", data);
+  json_value *expected = json_parse_file(path);
+  ck_assert_ptr_nonnull(expected);
+  const json_value *entry = json_get(expected, MODEL_NAME);
+  ck_assert_ptr_nonnull(entry);
+
+  char *directory = test_make_temp_dir();
+  char *config = test_write_file(directory, "tflaccel.ini", config_text);
+  tflaccel_environment_options environment_options = {.struct_size = sizeof environment_options,
+                                                      .config_path = config,
+                                                      .accelerators = "gpu_vk,cpu_ref",
+                                                      .log_level = "error"};
+  tflaccel_environment *environment = NULL;
+  tflaccel_status status = tflaccel_environment_create(&environment_options, &environment);
+  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+  FORMAT_PATH(path, "%s/%s.tflite", data, MODEL_NAME);
+  tflaccel_model *model = NULL;
+  status = tflaccel_model_load_file(path, &model);
+  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+  tflaccel_compilation_options options;
+  tflaccel_compilation_options_init(&options);
+  options.precision = precision;
+  tflaccel_compiled_model *compiled = NULL;
+  status = tflaccel_compiled_model_create(environment, model, &options, &compiled);
+  ck_assert_msg(status == NULL, "%s (%s): %s", MODEL_NAME, label, tflaccel_status_message(status));
+  uint32_t partitions = tflaccel_compiled_model_partition_count(compiled);
+  ck_assert_uint_ge(partitions, 1);
+  for (uint32_t p = 0; p < partitions; ++p) {
+    tflaccel_partition_info info = {.struct_size = sizeof info};
+    ck_assert_ptr_null(tflaccel_compiled_model_partition_info(compiled, p, &info));
+    ck_assert_msg(!strcmp(info.accelerator, "gpu_vk"), "partition %u (%u ops) runs on %s", p,
+                  info.op_count, info.accelerator);
+  }
+
+  uint32_t input_count = tflaccel_compiled_model_input_count(compiled);
+  uint32_t output_count = tflaccel_compiled_model_output_count(compiled);
+  ck_assert_uint_le(input_count, MAX_TENSORS);
+  ck_assert_uint_le(output_count, MAX_TENSORS);
+  tflaccel_tensor_buffer *inputs[MAX_TENSORS] = {0}, *outputs[MAX_TENSORS] = {0};
+  for (uint32_t i = 0; i < input_count; ++i) {
+    ck_assert_ptr_null(tflaccel_compiled_model_create_input_buffer(compiled, i, &inputs[i]));
+    FORMAT_PATH(path, "%s/ref/%s/input_%u.bin", data, MODEL_NAME, i);
+    size_t size = 0;
+    void *bytes = model_compare_read_file(path, &size);
+    ck_assert_msg(bytes != NULL, "cannot read %s", path);
+    status = tflaccel_tensor_buffer_write(inputs[i], bytes, size);
+    ck_assert_msg(status == NULL, "%s: %s", path, tflaccel_status_message(status));
+    free(bytes);
+  }
+  for (uint32_t i = 0; i < output_count; ++i)
+    ck_assert_ptr_null(tflaccel_compiled_model_create_output_buffer(compiled, i, &outputs[i]));
+  /* Twice: the first run records the command buffer, the second replays it. */
+  for (int run = 0; run < 2; ++run) {
+    status = tflaccel_compiled_model_run(compiled, inputs, input_count, outputs, output_count);
+    ck_assert_msg(status == NULL, "run %d (%s): %s", run, label, tflaccel_status_message(status));
+  }
+
+  const json_value *expected_outputs = json_get(entry, "outputs");
+  ck_assert_uint_eq(expected_outputs->count, output_count);
+  for (uint32_t i = 0; i < output_count; ++i) {
+    const json_value *output = &expected_outputs->items[i];
+    FORMAT_PATH(path, "%s/ref/%s/%s", data, MODEL_NAME, json_get(output, "file")->string);
+    size_t size = 0;
+    void *reference = model_compare_read_file(path, &size);
+    ck_assert_msg(reference != NULL, "cannot read %s", path);
+    ck_assert_uint_eq(size, tflaccel_tensor_buffer_byte_size(outputs[i]));
+    char why[512];
+    const char *failure = model_compare_output(
+        json_get(output, "tolerance"),
+        precision == TFLACCEL_PRECISION_FP16 ? "rtol_fp16" : "rtol_fp32", TFLACCEL_DTYPE_FLOAT32,
+        tflaccel_tensor_buffer_data(outputs[i]), reference, size / sizeof(float), why, sizeof why);
+    ck_assert_msg(failure == NULL, "%s (%s) output %u: %s", MODEL_NAME, label, i, failure);
+    free(reference);
+  }
+  printf("%s (%s): fully on gpu_vk, no validation error, %u outputs within tolerance\n", MODEL_NAME,
+         label, output_count);
+  for (uint32_t i = 0; i < input_count; ++i) tflaccel_tensor_buffer_destroy(inputs[i]);
+  for (uint32_t i = 0; i < output_count; ++i) tflaccel_tensor_buffer_destroy(outputs[i]);
+  tflaccel_compiled_model_destroy(compiled);
+  tflaccel_model_destroy(model);
+  /* Tearing down the device and instance is validated too; errors then are
+   * logged, not returned, so the log level above keeps them visible. */
+  tflaccel_environment_destroy(environment);
+  json_destroy(expected);
+  test_remove_tree(directory);
+  free(config);
+  free(directory);
+}
+
+START_TEST(model_runs_clean_in_fp32) { check_model(TFLACCEL_PRECISION_FP32); }
+END_TEST
+
+START_TEST(model_runs_clean_in_fp16) { check_model(TFLACCEL_PRECISION_FP16); }
+END_TEST
+
+static int layer_installed(void) {
+  uint32_t count = 0;
+  if (vkEnumerateInstanceLayerProperties(&count, NULL) != VK_SUCCESS || count == 0) return 0;
+  VkLayerProperties *layers = calloc(count, sizeof *layers);
+  if (layers == NULL) return 0;
+  int found = 0;
+  VkResult result = vkEnumerateInstanceLayerProperties(&count, layers);
+  for (uint32_t i = 0; (result == VK_SUCCESS || result == VK_INCOMPLETE) && i < count; ++i)
+    if (!strcmp(layers[i].layerName, "VK_LAYER_KHRONOS_validation")) found = 1;
+  free(layers);
+  return found;
+}
+
+/* Whether gpu_vk has a device here and the layer exists (else: skip). */
+static int can_run(void) {
+  if (!layer_installed()) {
+    printf(
+        "SKIP: VK_LAYER_KHRONOS_validation is not installed (Debian: "
+        "vulkan-validationlayers)\n");
+    return 0;
+  }
+  tflaccel_environment_options options = {
+      .struct_size = sizeof options, .accelerators = "gpu_vk,cpu_ref", .log_level = "error"};
+  tflaccel_environment *environment = NULL;
+  tflaccel_status status = tflaccel_environment_create(&options, &environment);
+  if (status != NULL) {
+    fprintf(stderr, "environment: %s\n", tflaccel_status_message(status));
+    tflaccel_status_free(status);
+    return 0;
+  }
+  int available = 0;
+  for (uint32_t i = 0; i < tflaccel_environment_plugin_count(environment); ++i) {
+    tflaccel_plugin_info info = {.struct_size = sizeof info};
+    if (tflaccel_environment_plugin_info(environment, i, &info) != NULL) continue;
+    if (!strcmp(info.name, "gpu_vk")) {
+      available = info.available;
+      if (!available) printf("SKIP: gpu_vk: %s\n", info.reason ? info.reason : "unavailable");
+    }
+  }
+  tflaccel_environment_destroy(environment);
+  return available;
+}
+
+int main(void) {
+  /* Probed in a child: Check forks the tests, and no driver may be loaded
+   * before that. */
+  fflush(NULL);
+  pid_t child = fork();
+  if (child == 0) _exit(can_run() ? 0 : SKIP_EXIT_STATUS);
+  int wait_status = 0;
+  if (child > 0 && waitpid(child, &wait_status, 0) == child && WIFEXITED(wait_status) &&
+      WEXITSTATUS(wait_status) == SKIP_EXIT_STATUS)
+    return SKIP_EXIT_STATUS;
+  Suite *suite = suite_create("gpu_vk validation");
+  TCase *tcase = tcase_create("gpu_vk validation");
+  tcase_set_timeout(tcase, 900);
+  tcase_add_test(tcase, model_runs_clean_in_fp32);
+  tcase_add_test(tcase, model_runs_clean_in_fp16);
+  suite_add_tcase(suite, tcase);
+  return test_run_suite(suite);
+}
