@@ -335,17 +335,9 @@ tflaccel_status registry_device(plugin_entry *entry, tflaccel_device **device) {
     return tflaccel_status_make(TFLACCEL_UNAVAILABLE, "accelerator %s is unavailable: %s",
                                 entry->config->name, entry->reason ? entry->reason : "not loaded");
   if (entry->device == NULL) {
+    /* Device 0 of what the plugin offers: choosing among several devices
+     * is the plugin's own option ("device"), since only it knows them. */
     uint32_t index = 0;
-    const char *option = config_plugin_option(entry->config, "device");
-    if (option != NULL) {
-      char *end = NULL;
-      unsigned long value = strtoul(option, &end, 10);
-      if (end == option || *end != '\0' || value >= entry->device_count)
-        return tflaccel_status_make(TFLACCEL_INVALID_CONFIG,
-                                    "plugin %s: device = %s is not a device index below %u",
-                                    entry->config->name, option, entry->device_count);
-      index = (uint32_t)value;
-    }
     tflaccel_device *created = NULL;
     tflaccel_status status = entry->descriptor->device_create(entry->plugin_state, index, &created);
     if (status != NULL)

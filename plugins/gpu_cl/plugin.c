@@ -15,6 +15,7 @@
 #include "plugins/gpu_cl/cl_context.h"
 #include "plugins/gpu_common/gpu_executable.h"
 #include "plugins/gpu_common/gpu_support.h"
+#include "plugins/gpu_common/gpu_options.h"
 #include "tflaccel/accelerator.h"
 
 typedef struct cl_plugin_state {
@@ -132,18 +133,9 @@ static const tflaccel_device_vtable device_vtable = {
 /* Keeps only device `device` (the option) of the list found. */
 static tflaccel_status apply_device_option(const tflaccel_host_services *host,
                                            cl_device_list *devices) {
-  const char *text = host->config_get(host->context, "device");
-  if (text == NULL) return NULL;
-  char *end = NULL;
-  errno = 0;
-  unsigned long index = strtoul(text, &end, 10);
-  if (errno != 0 || end == text || *end != '\0' || text[0] == '-')
-    return host->status_make(TFLACCEL_INVALID_CONFIG,
-                             "gpu_cl option device=%s is not a device index", text);
-  if (index >= devices->count)
-    return host->status_make(TFLACCEL_INVALID_CONFIG,
-                             "gpu_cl option device=%s: only %u OpenCL device(s) found", text,
-                             (unsigned)devices->count);
+  int32_t index = -1;
+  tflaccel_status status = gpu_option_device(host, "gpu_cl", "OpenCL", devices->count, &index);
+  if (status != NULL || index < 0) return status;
   devices->entries[0] = devices->entries[index];
   devices->count = 1;
   return NULL;

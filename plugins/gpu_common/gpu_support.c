@@ -529,7 +529,7 @@ static int check_op(const support_check *check) {
     case TFLACCEL_OP_SOFTMAX: return check_same_shape(check, input, output, "input and output");
     case TFLACCEL_OP_STRIDED_SLICE: return check_strided_slice(check);
     case TFLACCEL_OP_CUSTOM: return check_tconv(check);
-    default: return decline(check, "%s is not implemented", check->name);
+    default: return decline(check, "there is no GPU kernel for %s", check->name);
   }
 }
 
@@ -577,11 +577,14 @@ int gpu_op_supported(const tflaccel_graph_view *graph, uint32_t op_index, const 
                      char *reason, size_t reason_size) {
   const tflaccel_op_desc *op = &graph->ops[op_index];
   support_check check = {graph, op, op_name(op), plugin_name, reason, reason_size};
-  if (check.name == NULL) return decline(&check, "op code %d is not implemented", (int)op->code);
-  if (op->code == TFLACCEL_OP_LSTM) return decline(&check, "LSTM is not implemented");
+  if (check.name == NULL)
+    return decline(&check, "there is no GPU kernel for op code %d", (int)op->code);
+  if (op->code == TFLACCEL_OP_LSTM)
+    return decline(&check, "LSTM has no GPU kernel yet (cpu_ref has no basic LSTM to check one "
+                           "against)");
   if (op->code == TFLACCEL_OP_CUSTOM &&
       (op->custom_code == NULL || strcmp(op->custom_code, GPU_CUSTOM_TRANSPOSE_CONV_BIAS) != 0))
-    return decline(&check, "custom op %s is not implemented",
+    return decline(&check, "there is no GPU kernel for custom op %s",
                    op->custom_code ? op->custom_code : "(unnamed)");
   if (!check_arity(&check)) return 0;
   /* Quantization is the first thing to say about a quantized op. */

@@ -22,6 +22,8 @@ plugins_libgpu_common_la_SOURCES = \
 	plugins/gpu_common/gpu_program.h \
 	plugins/gpu_common/gpu_slice.c \
 	plugins/gpu_common/gpu_slice.h \
+	plugins/gpu_common/gpu_options.c \
+	plugins/gpu_common/gpu_options.h \
 	plugins/gpu_common/gpu_support.c \
 	plugins/gpu_common/gpu_support.h
 # Linked into modules built with -fvisibility=hidden: the same flags.

@@ -18,6 +18,7 @@
 #include "plugins/gpu_gl/gl_backend.h"
 #include "plugins/gpu_gl/gl_buffer.h"
 #include "plugins/gpu_gl/gl_worker.h"
+#include "plugins/gpu_common/gpu_options.h"
 #include "tflaccel/accelerator.h"
 
 typedef struct gl_plugin_state {
@@ -222,21 +223,12 @@ static const tflaccel_device_vtable device_vtable = {
 /* Keeps only device `device` (the option) of the list found. */
 static tflaccel_status apply_device_option(const tflaccel_host_services *host,
                                            egl_display_list *displays) {
-  const char *text = host->config_get(host->context, "device");
-  if (text == NULL) return NULL;
-  char *end = NULL;
-  errno = 0;
-  unsigned long index = strtoul(text, &end, 10);
-  if (errno != 0 || end == text || *end != '\0' || text[0] == '-')
-    return host->status_make(TFLACCEL_INVALID_CONFIG,
-                             "gpu_gl option device=%s is not a device index", text);
-  if (index >= displays->count)
-    return host->status_make(TFLACCEL_INVALID_CONFIG,
-                             "gpu_gl option device=%s: only %u EGL device(s) found", text,
-                             (unsigned)displays->count);
+  int32_t index = -1;
+  tflaccel_status status = gpu_option_device(host, "gpu_gl", "EGL", displays->count, &index);
+  if (status != NULL || index < 0) return status;
   /* The displays left out are terminated now: nothing will use them. */
   for (uint32_t i = 0; i < displays->count; ++i)
-    if (i != index && !eglTerminate(displays->entries[i].display))
+    if (i != (uint32_t)index && !eglTerminate(displays->entries[i].display))
       host->log(host->context, TFLACCEL_LOG_WARNING, "eglTerminate(%s) failed: 0x%04x",
                 displays->entries[i].origin, (unsigned)eglGetError());
   displays->entries[0] = displays->entries[index];

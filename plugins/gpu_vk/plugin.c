@@ -26,6 +26,7 @@
 #include "plugins/gpu_vk/vk_buffer.h"
 #include "plugins/gpu_vk/vk_context.h"
 #include "plugins/gpu_vk/vk_debug.h"
+#include "plugins/gpu_common/gpu_options.h"
 #include "tflaccel/accelerator.h"
 
 typedef struct vk_plugin_state {
@@ -171,18 +172,9 @@ static const tflaccel_device_vtable device_vtable = {
 /* Keeps only device `device` (the option) of the list found. */
 static tflaccel_status apply_device_option(const tflaccel_host_services *host,
                                            vk_instance_context *vulkan) {
-  const char *text = host->config_get(host->context, "device");
-  if (text == NULL) return NULL;
-  char *end = NULL;
-  errno = 0;
-  unsigned long index = strtoul(text, &end, 10);
-  if (errno != 0 || end == text || *end != '\0' || text[0] == '-')
-    return host->status_make(TFLACCEL_INVALID_CONFIG,
-                             "gpu_vk option device=%s is not a device index", text);
-  if (index >= vulkan->count)
-    return host->status_make(TFLACCEL_INVALID_CONFIG,
-                             "gpu_vk option device=%s: only %u Vulkan device(s) found", text,
-                             (unsigned)vulkan->count);
+  int32_t index = -1;
+  tflaccel_status status = gpu_option_device(host, "gpu_vk", "Vulkan", vulkan->count, &index);
+  if (status != NULL || index < 0) return status;
   vulkan->entries[0] = vulkan->entries[index];
   vulkan->count = 1;
   return NULL;
