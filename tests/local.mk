@@ -19,6 +19,7 @@ include $(srcdir)/tests/cpu_ref_quant.mk
 include $(srcdir)/tests/gpu.mk
 include $(srcdir)/tests/gpu_vk.mk
 include $(srcdir)/tests/gpu_gl.mk
+include $(srcdir)/tests/gpu_profile.mk
 include $(srcdir)/tests/model.mk
 include $(srcdir)/tests/partition.mk
 

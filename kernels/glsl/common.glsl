@@ -58,6 +58,7 @@ const int P_OUT_H = 9;
 const int P_OUT_W = 10;
 const int P_OUT_C = 11;
 const int P_OUT_S = 12;
+const int P_OUT_DENSE = 13;
 const int P_POSTS = 16;
 const int POST_SIZE = 12;
 const int P_KERNEL = 64;
@@ -283,6 +284,17 @@ void finish_slice(int b, int y, int x, int s, FLT4 computed) {
     }
   }
   int c = s * 4, channels = P(P_OUT_C);
+  if (P(P_OUT_DENSE) != 0) {
+    /* A partition output stored as the core wants it: dense float32 words
+     * (the w0 view of t0), its offset counted in floats. */
+    int at = tensor_offset[0] + ((b * P(P_OUT_H) + y) * P(P_OUT_W) + x) * channels + c;
+    vec4 f = vec4(v);
+    w0.words[at] = floatBitsToUint(f.x);
+    if (c + 1 < channels) w0.words[at + 1] = floatBitsToUint(f.y);
+    if (c + 2 < channels) w0.words[at + 2] = floatBitsToUint(f.z);
+    if (c + 3 < channels) w0.words[at + 3] = floatBitsToUint(f.w);
+    return;
+  }
   if (c + 1 >= channels) v.y = FLT(0);
   if (c + 2 >= channels) v.z = FLT(0);
   if (c + 3 >= channels) v.w = FLT(0);
@@ -303,4 +315,80 @@ vec4 madd4(FLT4 v, int n, int at, vec4 acc) {
   sum += x.z * vec4(load4(n, at + 2));
   sum += x.w * vec4(load4(n, at + 3));
   return sum;
+}
+
+/* ---- convolution pieces shared by several kernels ---- */
+
+/* Depthwise taps of output slice s (t1 input, t2 weights [slice][KH][KW]
+ * vectors, K(0..12) as depthwise_conv2d's): column by column (kx outer,
+ * cpu_ref's and XNNPACK's order). Output channel c reads input channel
+ * c / K(11); last is the last output channel. Called with constant kh and
+ * kw for the common 3x3 and 5x5 windows, which the compiler unrolls. */
+vec4 depthwise_taps(int kh, int kw, int b, int s, int y0, int x0, int last, vec4 bias) {
+  int in_h = K(0), in_w = K(1), in_s = K(2), multiplier = K(11);
+  PRECISE_FP32 vec4 acc = bias;
+  for (int kx = 0; kx < kw; ++kx) {
+    int ix = x0 + kx * K(8);
+    if (ix < 0 || ix >= in_w) continue;
+    for (int ky = 0; ky < kh; ++ky) {
+      int iy = y0 + ky * K(7);
+      if (iy < 0 || iy >= in_h) continue;
+      int pixel_slice = ((b * in_h + iy) * in_w + ix) * in_s;
+      FLT4 v;
+      if (multiplier == 1) {
+        v = load4(1, pixel_slice + s);
+      } else {
+        /* Padding lanes read a valid channel: their weights are zero. */
+        v.x = load_channel(1, pixel_slice, min(s * 4, last) / multiplier);
+        v.y = load_channel(1, pixel_slice, min(s * 4 + 1, last) / multiplier);
+        v.z = load_channel(1, pixel_slice, min(s * 4 + 2, last) / multiplier);
+        v.w = load_channel(1, pixel_slice, min(s * 4 + 3, last) / multiplier);
+      }
+      acc += vec4(v) * vec4(load4(2, (s * kh + ky) * kw + kx));
+    }
+  }
+  return acc;
+}
+
+/* The depthwise slice s at output pixel (b, y, x), bias from t3. */
+vec4 depthwise_slice(int b, int y, int x, int s, int last) {
+  int kh = K(3), kw = K(4);
+  int y0 = y * K(5) - K(9), x0 = x * K(6) - K(10);
+  vec4 bias = vec4(load4(3, s));
+  if (kh == 3 && kw == 3) return depthwise_taps(3, 3, b, s, y0, x0, last, bias);
+  if (kh == 5 && kw == 5) return depthwise_taps(5, 5, b, s, y0, x0, last, bias);
+  return depthwise_taps(kh, kw, b, s, y0, x0, last, bias);
+}
+
+/* The ordered sums of conv_ordered and depthwise_conv_ordered over their
+ * shared array of taps: acc + taps[0] * w[0] + taps[1] * w[stride] + ...,
+ * added in that order, w being tensor n from scalar at. The adds form one
+ * dependent chain and few work items run these kernels, so nothing hides
+ * the loads' latency but their number in flight: a batch's loads all go
+ * out before its adds. A macro because GLSL cannot pass the shared array
+ * by reference; each kernel expands it after declaring `taps`. */
+#define ORDERED_BATCH 16
+#define DEFINE_ORDERED_SUM                                                          \
+  float ordered_sum(float start, int n, int at, int stride, int count) {            \
+    PRECISE_FP32 float acc = start;                                                 \
+    int r = 0;                                                                      \
+    for (; r + ORDERED_BATCH <= count; r += ORDERED_BATCH) {                        \
+      float batch[ORDERED_BATCH];                                                   \
+      for (int i = 0; i < ORDERED_BATCH; ++i)                                       \
+        batch[i] = float(load1(n, at + (r + i) * stride));                          \
+      for (int i = 0; i < ORDERED_BATCH; ++i) acc += float(taps[r + i]) * batch[i]; \
+    }                                                                               \
+    for (; r < count; ++r) acc += float(taps[r]) * float(load1(n, at + r * stride)); \
+    return acc;                                                                     \
+  }
+
+/* The depthwise value that depthwise_conv_ordered and depthwise_conv2d_1x1
+ * feed to their 1x1 sum: slice s of the depthwise output, computed as
+ * depthwise_conv2d computes it (K(12) its channels), in the arithmetic
+ * type, clamped to [K(15), K(16)] when K(14) is set (its fused
+ * activation). */
+FLT4 depthwise_value(int b, int y, int x, int s) {
+  FLT4 v = FLT4(depthwise_slice(b, y, x, s, K(12) - 1));
+  if (K(14) != 0) v = min(max(v, FLT4(intBitsToFloat(K(15)))), FLT4(intBitsToFloat(K(16))));
+  return v;
 }

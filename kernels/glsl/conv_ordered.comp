@@ -12,6 +12,7 @@
 const int ORDERED_MAX_TAPS = 4096;
 const int ORDERED_MAX_ITEMS = 64;
 shared FLT taps[ORDERED_MAX_TAPS];
+DEFINE_ORDERED_SUM
 
 void main() {
   kernel_start();
@@ -37,26 +38,7 @@ void main() {
   int oc = int(gl_WorkGroupID.x) * items + t;
   PRECISE_FP32 float acc = 0.0;
   if (in_range && t < items && oc < padded) {
-    acc = float(load1(3, oc));
-    int r = 0;
-    /* Eight weight loads in flight before their adds, which stay in order:
-     * the adds cannot be reordered, so without this every iteration would
-     * wait for its own load. */
-    for (; r + 8 <= count; r += 8) {
-      float w0 = float(load1(2, oc + r * padded)), w1 = float(load1(2, oc + (r + 1) * padded));
-      float w2 = float(load1(2, oc + (r + 2) * padded)), w3 = float(load1(2, oc + (r + 3) * padded));
-      float w4 = float(load1(2, oc + (r + 4) * padded)), w5 = float(load1(2, oc + (r + 5) * padded));
-      float w6 = float(load1(2, oc + (r + 6) * padded)), w7 = float(load1(2, oc + (r + 7) * padded));
-      acc += float(taps[r]) * w0;
-      acc += float(taps[r + 1]) * w1;
-      acc += float(taps[r + 2]) * w2;
-      acc += float(taps[r + 3]) * w3;
-      acc += float(taps[r + 4]) * w4;
-      acc += float(taps[r + 5]) * w5;
-      acc += float(taps[r + 6]) * w6;
-      acc += float(taps[r + 7]) * w7;
-    }
-    for (; r < count; ++r) acc += float(taps[r]) * float(load1(2, oc + r * padded));
+    acc = ordered_sum(float(load1(3, oc)), 2, oc, padded, count);
   }
   /* Every item has read the taps: their memory now holds the results. */
   memoryBarrierShared();

@@ -4,10 +4,11 @@
 # prelude_gles.glsl: GLSL ES 3.10). gpu_vk embeds them compiled to SPIR-V
 # by glslc at build time; gpu_gl embeds the text and compiles it at run
 # time. Kernel files are listed in the catalogue's order
-# (plugins/gpu_common/gpu_kernel_catalog.h): both plugins index them by id.
+# (plugins/gpu_common/gpu_kernel_catalog.h), the extended kernels last: both
+# plugins index them by id.
 GPU_GLSL_KERNELS = to_slices from_slices elementwise conv2d conv2d_split conv_ordered \
 	depthwise_conv2d transpose_conv2d pool2d pool2d_reduce mean resize pad concat \
-	box_gather depth_to_space softmax
+	box_gather depth_to_space softmax depthwise_conv_ordered depthwise_conv2d_1x1
 GPU_GLSL_KERNEL_FILES = \
 	kernels/glsl/to_slices.comp \
 	kernels/glsl/from_slices.comp \
@@ -25,7 +26,9 @@ GPU_GLSL_KERNEL_FILES = \
 	kernels/glsl/concat.comp \
 	kernels/glsl/box_gather.comp \
 	kernels/glsl/depth_to_space.comp \
-	kernels/glsl/softmax.comp
+	kernels/glsl/softmax.comp \
+	kernels/glsl/depthwise_conv_ordered.comp \
+	kernels/glsl/depthwise_conv2d_1x1.comp
 EXTRA_DIST += $(GPU_GLSL_KERNEL_FILES) \
 	kernels/glsl/common.glsl \
 	kernels/glsl/prelude_gles.glsl \

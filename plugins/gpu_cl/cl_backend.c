@@ -88,6 +88,43 @@ static tflaccel_status kernel_set_int(void *device, gpu_kernel_object *object, u
                              : cl_call_failed(self_of(device)->host, "clSetKernelArg", error);
 }
 
+/* Releases the events of dispatches not read yet (a run that failed). */
+static void release_events(cl_backend_device *self) {
+  for (uint32_t i = 0; i < self->event_count; ++i) {
+    cl_int error = clReleaseEvent(self->events[i]);
+    if (error != CL_SUCCESS)
+      self->host->log(self->host->context, TFLACCEL_LOG_WARNING, "clReleaseEvent failed: %s (%d)",
+                      cl_error_name(error), (int)error);
+  }
+  self->event_count = 0;
+}
+
+/* Room for one more event (and its time). */
+static tflaccel_status reserve_event(cl_backend_device *self) {
+  const tflaccel_host_services *host = self->host;
+  if (self->event_count < self->capacity) return NULL;
+  uint32_t capacity = self->capacity ? self->capacity * 2 : 64;
+  cl_event *events = host->alloc(host->context, capacity * sizeof *events, _Alignof(cl_event));
+  double *times = host->alloc(host->context, capacity * sizeof *times, _Alignof(double));
+  if (events == NULL || times == NULL) {
+    if (events != NULL) host->free(host->context, events);
+    if (times != NULL) host->free(host->context, times);
+    return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_cl: out of memory (profile events)");
+  }
+  if (self->events != NULL) {
+    memcpy(events, self->events, self->event_count * sizeof *events);
+    host->free(host->context, self->events);
+  }
+  if (self->times_us != NULL) {
+    memcpy(times, self->times_us, self->time_count * sizeof *times);
+    host->free(host->context, self->times_us);
+  }
+  self->events = events;
+  self->times_us = times;
+  self->capacity = capacity;
+  return NULL;
+}
+
 /* Fits the preferred work-group size to the kernel and device limits by
  * halving its largest dimension, then rounds the global size up. */
 static tflaccel_status dispatch(void *device, gpu_kernel_object *object, const uint32_t global[3],
@@ -104,24 +141,69 @@ static tflaccel_status dispatch(void *device, gpu_kernel_object *object, const u
     group[largest] = (group[largest] + 1) / 2;
   }
   for (int i = 0; i < 3; ++i) total[i] = ((size_t)global[i] + group[i] - 1) / group[i] * group[i];
+  cl_event *event = NULL;
+  if (self->profiling) {
+    tflaccel_status status = reserve_event(self);
+    if (status != NULL) {
+      release_events(self); /* the run ends here */
+      return status;
+    }
+    event = &self->events[self->event_count];
+  }
   cl_int error = clEnqueueNDRangeKernel(self->context->queue, object->kernel, 3, NULL, total, group,
-                                        0, NULL, NULL);
-  return error == CL_SUCCESS ? NULL : cl_call_failed(self->host, "clEnqueueNDRangeKernel", error);
+                                        0, NULL, event);
+  if (error != CL_SUCCESS) {
+    release_events(self); /* the run ends here */
+    return cl_call_failed(self->host, "clEnqueueNDRangeKernel", error);
+  }
+  if (event != NULL) self->event_count++;
+  return NULL;
+}
+
+/* A finished dispatch's time from its event, in microseconds. */
+static tflaccel_status event_time(cl_backend_device *self, cl_event event, double *microseconds) {
+  cl_ulong start = 0, end = 0;
+  cl_int error =
+      clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
+  if (error != CL_SUCCESS)
+    return cl_call_failed(self->host, "clGetEventProfilingInfo(CL_PROFILING_COMMAND_START)", error);
+  error = clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
+  if (error != CL_SUCCESS)
+    return cl_call_failed(self->host, "clGetEventProfilingInfo(CL_PROFILING_COMMAND_END)", error);
+  *microseconds = end > start ? (double)(end - start) / 1000.0 : 0.0;
+  return NULL;
 }
 
 static tflaccel_status finish(void *device) {
   cl_backend_device *self = self_of(device);
   cl_int error = clFinish(self->context->queue);
-  return error == CL_SUCCESS ? NULL : cl_call_failed(self->host, "clFinish", error);
+  tflaccel_status status =
+      error == CL_SUCCESS ? NULL : cl_call_failed(self->host, "clFinish", error);
+  self->time_count = 0;
+  for (uint32_t i = 0; status == NULL && i < self->event_count; ++i)
+    status = event_time(self, self->events[i], &self->times_us[i]);
+  if (status == NULL) self->time_count = self->event_count;
+  release_events(self);
+  return status;
+}
+
+static tflaccel_status profile_read(void *device, double *microseconds, uint32_t capacity,
+                                    uint32_t *count) {
+  cl_backend_device *self = self_of(device);
+  uint32_t copied = self->time_count < capacity ? self->time_count : capacity;
+  if (copied > 0) memcpy(microseconds, self->times_us, copied * sizeof *microseconds);
+  *count = self->time_count;
+  return NULL;
 }
 
 tflaccel_status cl_backend_init(const tflaccel_host_services *host, cl_device_context *context,
-                                const tflaccel_device_info *info, cl_backend_device *device,
-                                gpu_backend *backend) {
+                                const tflaccel_device_info *info, int32_t profiling,
+                                cl_backend_device *device, gpu_backend *backend) {
   memset(device, 0, sizeof *device);
   memset(backend, 0, sizeof *backend);
   device->host = host;
   device->context = context;
+  device->profiling = profiling != 0;
   cl_int error = clGetDeviceInfo(context->device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
                                  sizeof device->max_group_size, &device->max_group_size, NULL);
   if (error != CL_SUCCESS)
@@ -153,9 +235,20 @@ tflaccel_status cl_backend_init(const tflaccel_host_services *host, cl_device_co
   backend->dispatch = dispatch;
   backend->finish = finish;
   backend->features = GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE;
+  if (device->profiling) {
+    backend->profiling = 1;
+    backend->profile_read = profile_read;
+  }
   return NULL;
 }
 
 void cl_backend_release(cl_backend_device *device) {
-  cl_program_set_release(device->host, &device->programs);
+  const tflaccel_host_services *host = device->host;
+  release_events(device);
+  if (device->events != NULL) host->free(host->context, device->events);
+  if (device->times_us != NULL) host->free(host->context, device->times_us);
+  device->events = NULL;
+  device->times_us = NULL;
+  device->capacity = device->time_count = 0;
+  cl_program_set_release(host, &device->programs);
 }

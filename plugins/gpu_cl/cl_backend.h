@@ -1,7 +1,9 @@
 /* gpu_cl's implementation of the GPU layer's backend (gpu_backend.h):
  * buffers are cl_mem objects, kernels come from the catalogue program,
  * dispatches go in order on the device's in-order queue (so no barrier is
- * needed between them) and only finish() waits. */
+ * needed between them) and only finish() waits. With profiling (the queue
+ * was created with CL_QUEUE_PROFILING_ENABLE) each dispatch gets an event,
+ * read and released by finish(). */
 #ifndef TFLACCEL_GPU_CL_CL_BACKEND_H
 #define TFLACCEL_GPU_CL_CL_BACKEND_H
 
@@ -16,12 +18,20 @@ typedef struct cl_backend_device {
   cl_program_set programs;
   size_t max_group_size;    /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
   size_t max_item_sizes[3]; /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
+  /* Profiling only: the events of the dispatches queued since the last
+   * finish(), and the times (us) finish() read from them. */
+  int32_t profiling;
+  cl_event *events;
+  double *times_us;
+  uint32_t event_count, time_count, capacity; /* capacity of both arrays */
 } cl_backend_device;
 
-/* Queries the device's limits and fills backend (which points at device). */
+/* Queries the device's limits and fills backend (which points at device).
+ * profiling: time every dispatch (the context's queue must have been
+ * created with profiling). */
 tflaccel_status cl_backend_init(const tflaccel_host_services *host, cl_device_context *context,
-                                const tflaccel_device_info *info, cl_backend_device *device,
-                                gpu_backend *backend);
+                                const tflaccel_device_info *info, int32_t profiling,
+                                cl_backend_device *device, gpu_backend *backend);
 void cl_backend_release(cl_backend_device *device);
 
 #endif

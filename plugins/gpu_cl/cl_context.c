@@ -352,7 +352,8 @@ static void CL_CALLBACK report_context_error(const char *message, const void *pr
 }
 
 tflaccel_status cl_device_context_create(const tflaccel_host_services *host,
-                                         const cl_device_entry *entry, cl_device_context *context) {
+                                         const cl_device_entry *entry, int32_t profiling,
+                                         cl_device_context *context) {
   memset(context, 0, sizeof *context);
   cl_context_properties properties[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)entry->platform,
                                         0};
@@ -366,7 +367,10 @@ tflaccel_status cl_device_context_create(const tflaccel_host_services *host,
     return cl_call_failed(host, "clCreateContext",
                           error != CL_SUCCESS ? error : CL_INVALID_CONTEXT);
   }
-  context->queue = clCreateCommandQueue(context->context, entry->device, 0, &error);
+  /* Every device supports profiling (a minimum capability of OpenCL). */
+  cl_command_queue_properties queue_properties = profiling ? CL_QUEUE_PROFILING_ENABLE : 0;
+  context->queue =
+      clCreateCommandQueue(context->context, entry->device, queue_properties, &error);
   if (context->queue == NULL || error != CL_SUCCESS) {
     if (context->queue != NULL) clReleaseCommandQueue(context->queue); /* partly made */
     context->queue = NULL;

@@ -33,9 +33,11 @@ typedef struct cl_device_context {
   cl_command_queue queue; /* in order */
 } cl_device_context;
 
-/* Creates the context and queue of one device. */
+/* Creates the context and queue of one device; profiling: the queue is
+ * created with CL_QUEUE_PROFILING_ENABLE. */
 tflaccel_status cl_device_context_create(const tflaccel_host_services *host,
-                                         const cl_device_entry *entry, cl_device_context *context);
+                                         const cl_device_entry *entry, int32_t profiling,
+                                         cl_device_context *context);
 void cl_device_context_release(const tflaccel_host_services *host, cl_device_context *context);
 
 #endif

@@ -21,6 +21,7 @@
 typedef struct cl_plugin_state {
   const tflaccel_host_services *host;
   cl_device_list devices;
+  int32_t profiling; /* option profile = 1: time every dispatch */
 } cl_plugin_state;
 
 typedef struct cl_plugin_device {
@@ -156,7 +157,8 @@ static tflaccel_status plugin_init(const tflaccel_host_services *host, void **st
   memset(self, 0, sizeof *self);
   self->host = host;
   const char *platform_filter = host->config_get(host->context, "platform");
-  tflaccel_status status = cl_device_list_scan(host, platform_filter, &self->devices);
+  tflaccel_status status = gpu_option_profile(host, "gpu_cl", &self->profiling);
+  if (status == NULL) status = cl_device_list_scan(host, platform_filter, &self->devices);
   if (status == NULL) status = apply_device_option(host, &self->devices);
   if (status != NULL) {
     plugin_shutdown(self);
@@ -198,12 +200,12 @@ static tflaccel_status device_create(void *state, uint32_t index, tflaccel_devic
   created->base.vtable = &device_vtable;
   created->host = host;
   tflaccel_status status =
-      cl_device_context_create(host, &self->devices.entries[index], &created->cl);
+      cl_device_context_create(host, &self->devices.entries[index], self->profiling, &created->cl);
   if (status != NULL) {
     host->free(host->context, created);
     return status;
   }
-  status = cl_backend_init(host, &created->cl, &self->devices.entries[index].info,
+  status = cl_backend_init(host, &created->cl, &self->devices.entries[index].info, self->profiling,
                            &created->backend_device, &created->backend);
   if (status != NULL) {
     cl_device_context_release(host, &created->cl);

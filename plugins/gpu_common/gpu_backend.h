@@ -53,6 +53,18 @@ typedef struct gpu_backend {
    * the first catalogue that this backend implements; the GPU layer uses
    * them only when asked to here. */
   uint32_t features;
+
+  /* Per-dispatch GPU timing (plugin option profile = 1). profiling is 1
+   * when the backend times every dispatch it queues; then profile_read
+   * gives the GPU times in microseconds of the dispatches of the last
+   * finish(), in queue order (*count of them, at most capacity written).
+   * The GPU layer abandons a run at a failed dispatch: the backend then
+   * drops what that run queued, so its timings never mix with the next.
+   * gpu_vk times a dispatch from the timestamp after the previous one, so
+   * the barrier before it counts with it. */
+  int32_t profiling;
+  tflaccel_status (*profile_read)(void *device, double *microseconds, uint32_t capacity,
+                                  uint32_t *count);
 } gpu_backend;
 
 #endif

@@ -3,9 +3,11 @@
 #include "config.h"
 
 #include <string.h>
+#include <time.h>
 
 #include "plugins/gpu_common/gpu_executable.h"
 #include "plugins/gpu_common/gpu_lowering.h"
+#include "plugins/gpu_common/gpu_profile.h"
 
 /* Kernel argument slots (gpu_backend.h). */
 #define SLOT_PARAMS 0
@@ -19,6 +21,8 @@ struct gpu_executable {
   gpu_kernel_object **kernels;    /* one per dispatch */
   tflaccel_buffer **bound_buffer; /* per binding: what the kernels hold now */
   uint64_t *bound_offset;
+  gpu_profile *profile; /* NULL unless the backend times dispatches */
+  uint32_t op_count;    /* of the partition, for the profile's heading */
 };
 
 uint32_t gpu_executable_dispatch_count(const gpu_executable *executable) {
@@ -29,6 +33,10 @@ void gpu_executable_destroy(gpu_executable *executable) {
   if (executable == NULL) return;
   const gpu_backend *backend = executable->backend;
   const tflaccel_host_services *host = backend->host;
+  if (executable->profile != NULL) {
+    gpu_profile_log(executable->profile, backend, &executable->program, executable->op_count);
+    gpu_profile_destroy(backend, executable->profile);
+  }
   if (executable->kernels != NULL) {
     for (uint32_t i = 0; i < executable->program.dispatch_count; ++i)
       if (executable->kernels[i] != NULL)
@@ -94,6 +102,7 @@ tflaccel_status gpu_executable_create(const gpu_backend *backend, const tflaccel
                              backend->plugin_name);
   memset(created, 0, sizeof *created);
   created->backend = backend;
+  created->op_count = partition->op_count;
   tflaccel_status status =
       gpu_lower_partition(backend, graph, partition, options, &created->program);
   gpu_program *program = &created->program;
@@ -123,6 +132,8 @@ tflaccel_status gpu_executable_create(const gpu_backend *backend, const tflaccel
     status = create_buffer(backend, (uint64_t)program->dispatch_count * GPU_PARAMS_PER_DISPATCH * 4,
                            program->params, &created->params);
   if (status == NULL) status = create_kernels(created);
+  if (status == NULL && backend->profiling && backend->profile_read != NULL)
+    status = gpu_profile_create(backend, program->dispatch_count, &created->profile);
   if (status != NULL) {
     gpu_executable_destroy(created);
     return status;
@@ -212,11 +223,23 @@ tflaccel_status gpu_executable_run(gpu_executable *executable, const tflaccel_bi
                                (uint64_t)program->dispatch_count * GPU_PARAMS_PER_DISPATCH * 4);
     if (status != NULL) return status;
   }
+  struct timespec start = {0, 0};
+  if (executable->profile != NULL && clock_gettime(CLOCK_MONOTONIC, &start) != 0)
+    return backend->host->status_make(TFLACCEL_INTERNAL, "%s: clock_gettime failed",
+                                      backend->plugin_name);
   for (uint32_t i = 0; i < program->dispatch_count; ++i) {
     const gpu_dispatch *dispatch = &program->dispatches[i];
     tflaccel_status status = backend->dispatch(backend->device, executable->kernels[i],
                                                dispatch->global, dispatch->local);
     if (status != NULL) return status;
   }
-  return backend->finish(backend->device);
+  tflaccel_status status = backend->finish(backend->device);
+  if (status != NULL || executable->profile == NULL) return status;
+  struct timespec end;
+  if (clock_gettime(CLOCK_MONOTONIC, &end) != 0)
+    return backend->host->status_make(TFLACCEL_INTERNAL, "%s: clock_gettime failed",
+                                      backend->plugin_name);
+  double wall_us =
+      (double)(end.tv_sec - start.tv_sec) * 1e6 + (double)(end.tv_nsec - start.tv_nsec) / 1e3;
+  return gpu_profile_add_run(executable->profile, backend, wall_us);
 }

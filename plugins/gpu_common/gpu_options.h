@@ -11,4 +11,9 @@
 tflaccel_status gpu_option_device(const tflaccel_host_services *host, const char *plugin,
                                   const char *api, uint32_t device_count, int32_t *index);
 
+/* The plugin option "profile": *enabled is 1 for "1", 0 for "0" or when it
+ * is absent; any other value is TFLACCEL_INVALID_CONFIG naming the option. */
+tflaccel_status gpu_option_profile(const tflaccel_host_services *host, const char *plugin,
+                                   int32_t *enabled);
+
 #endif

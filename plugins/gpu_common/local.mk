@@ -18,6 +18,8 @@ plugins_libgpu_common_la_SOURCES = \
 	plugins/gpu_common/gpu_lowering_internal.h \
 	plugins/gpu_common/gpu_op_math.c \
 	plugins/gpu_common/gpu_op_math.h \
+	plugins/gpu_common/gpu_profile.c \
+	plugins/gpu_common/gpu_profile.h \
 	plugins/gpu_common/gpu_program.c \
 	plugins/gpu_common/gpu_program.h \
 	plugins/gpu_common/gpu_slice.c \

@@ -47,7 +47,7 @@ static tflaccel_status kernel_create(void *device, int32_t storage, int32_t kern
   gl_backend_device *self = self_of(device);
   const tflaccel_host_services *host = self->host;
   *object = NULL;
-  if (kernel < 0 || kernel >= GPU_KERNEL_COUNT)
+  if (kernel < 0 || kernel >= GPU_KERNEL_EXTENDED_COUNT)
     return host->status_make(TFLACCEL_INTERNAL, "gpu_gl: kernel %d", (int)kernel);
   if (storage != GPU_STORAGE_FLOAT32 && storage != GPU_STORAGE_HALF)
     return host->status_make(TFLACCEL_INTERNAL,
@@ -203,6 +203,7 @@ tflaccel_status gl_backend_init(const tflaccel_host_services *host, gl_backend_d
   backend->device = device;
   /* GLES has no portable switch for half arithmetic: half storage only. */
   backend->has_half_math = 0;
+  backend->features = GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE;
   /* Tensors start on 16 bytes: a slice, and an even number of halves. */
   backend->buffer_alignment = 16;
   backend->buffer_create = buffer_create;

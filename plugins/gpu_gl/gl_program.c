@@ -16,13 +16,13 @@
 tflaccel_status gl_program_set_init(const tflaccel_host_services *host, gl_program_set *set) {
   memset(set, 0, sizeof *set);
   set->host = host;
-  if (gpu_gl_kernel_sources_count != GL_KERNEL_SOURCE_FIRST_KERNEL + GPU_KERNEL_COUNT)
+  if (gpu_gl_kernel_sources_count != GL_KERNEL_SOURCE_FIRST_KERNEL + GPU_KERNEL_EXTENDED_COUNT)
     return host->status_make(TFLACCEL_INTERNAL,
                              "gpu_gl has %u embedded GLSL files, expected %d (prelude, common "
                              "and the catalogue's %d kernels)",
                              gpu_gl_kernel_sources_count,
-                             GL_KERNEL_SOURCE_FIRST_KERNEL + GPU_KERNEL_COUNT,
-                             (int)GPU_KERNEL_COUNT);
+                             GL_KERNEL_SOURCE_FIRST_KERNEL + GPU_KERNEL_EXTENDED_COUNT,
+                             (int)GPU_KERNEL_EXTENDED_COUNT);
   return NULL;
 }
 
@@ -107,7 +107,7 @@ tflaccel_status gl_program_get(gl_program_set *set, int32_t kernel, int32_t stor
                                const uint32_t local[3], GLuint *program) {
   const tflaccel_host_services *host = set->host;
   *program = 0;
-  if (kernel < 0 || kernel >= GPU_KERNEL_COUNT)
+  if (kernel < 0 || kernel >= GPU_KERNEL_EXTENDED_COUNT)
     return host->status_make(TFLACCEL_INTERNAL, "gpu_gl: kernel %d", (int)kernel);
   if (storage != GPU_STORAGE_FLOAT32 && storage != GPU_STORAGE_HALF)
     return host->status_make(TFLACCEL_INTERNAL,

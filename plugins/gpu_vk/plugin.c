@@ -12,7 +12,9 @@
  *                     shaderFloat16) or none (halves packed in uints): the
  *                     fallbacks, for tests
  *   staging=1         fill device buffers through staging copies even where
- *                     they could be mapped (tests that path) */
+ *                     they could be mapped (tests that path)
+ *   profile=1         time every dispatch with timestamps; each compiled
+ *                     partition logs where its GPU time went when destroyed */
 #include "config.h"
 
 #include <errno.h>
@@ -34,6 +36,7 @@ typedef struct vk_plugin_state {
   vk_debug debug; /* used when validation=1 */
   int32_t validation;
   int32_t stage_device_buffers;
+  int32_t profiling; /* option profile = 1 */
   vk_instance_context vulkan;
 } vk_plugin_state;
 
@@ -204,6 +207,7 @@ static tflaccel_status read_options(const tflaccel_host_services *host, vk_plugi
   options->use_float16 = 1;
   tflaccel_status status = flag_option(host, "validation", 0, &self->validation);
   if (status == NULL) status = flag_option(host, "staging", 0, &self->stage_device_buffers);
+  if (status == NULL) status = gpu_option_profile(host, "gpu_vk", &self->profiling);
   if (status != NULL) return status;
   const char *features = host->config_get(host->context, "fp16_features");
   if (features != NULL) {
@@ -292,7 +296,8 @@ static tflaccel_status device_create(void *state, uint32_t index, tflaccel_devic
     return status;
   }
   created->vulkan.stage_device_buffers = self->stage_device_buffers;
-  status = vk_backend_init(host, &created->vulkan, &created->backend_device, &created->backend);
+  status = vk_backend_init(host, &created->vulkan, self->profiling, &created->backend_device,
+                           &created->backend);
   if (status == NULL) status = vk_debug_take_errors(created->debug);
   if (status != NULL) {
     vk_backend_release(&created->backend_device);

@@ -39,6 +39,10 @@ struct gpu_kernel_object {
   VkCommandBuffer commands;
   vk_recorded_dispatch *recorded;
   uint32_t recorded_count, recorded_capacity;
+  /* Profiling: that sequence's timestamps, one before its first dispatch
+   * and one after each. */
+  VkQueryPool timestamps;
+  uint32_t timestamp_capacity;
 };
 
 static vk_backend_device *self_of(void *device) { return device; }
@@ -183,7 +187,7 @@ static tflaccel_status kernel_create(void *device, int32_t storage, int32_t kern
   vk_backend_device *self = self_of(device);
   const tflaccel_host_services *host = self->host;
   *object = NULL;
-  if (storage < 0 || storage >= GPU_STORAGE_MODE_COUNT || kernel < 0 || kernel >= GPU_KERNEL_COUNT)
+  if (storage < 0 || storage >= GPU_STORAGE_MODE_COUNT || kernel < 0 || kernel >= GPU_KERNEL_EXTENDED_COUNT)
     return host->status_make(TFLACCEL_INTERNAL, "gpu_vk: kernel %d in storage mode %d", (int)kernel,
                              (int)storage);
   gpu_kernel_object *created =
@@ -209,6 +213,7 @@ static void kernel_destroy(void *device, gpu_kernel_object *object) {
   VkDevice handle = self->context->device;
   if (object->commands != VK_NULL_HANDLE)
     vkFreeCommandBuffers(handle, self->command_pool, 1, &object->commands);
+  if (object->timestamps != VK_NULL_HANDLE) vkDestroyQueryPool(handle, object->timestamps, NULL);
   if (object->recorded != NULL) self->host->free(self->host->context, object->recorded);
   VkResult result = vkFreeDescriptorSets(handle, object->pool, 1, &object->set);
   if (result != VK_SUCCESS)
@@ -383,9 +388,16 @@ static void memory_barrier(VkCommandBuffer commands, VkPipelineStageFlags destin
                        &barrier, 0, NULL, 0, NULL);
 }
 
-static void record_dispatches(const vk_backend_device *self, VkCommandBuffer commands) {
+/* timestamps: VK_NULL_HANDLE, or a pool with a query per dispatch and one. */
+static void record_dispatches(const vk_backend_device *self, VkCommandBuffer commands,
+                              VkQueryPool timestamps) {
   buffer_tracker tracker = {.read_count = 0, .written_count = 0};
   VkPipeline bound = VK_NULL_HANDLE;
+  if (timestamps != VK_NULL_HANDLE) {
+    /* The buffer is replayed every run: its queries start over each time. */
+    vkCmdResetQueryPool(commands, timestamps, 0, self->pending_count + 1);
+    vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps, 0);
+  }
   for (uint32_t i = 0; i < self->pending_count; ++i) {
     const vk_pending_dispatch *pending = &self->pending[i];
     const gpu_kernel_object *object = pending->object;
@@ -410,9 +422,36 @@ static void record_dispatches(const vk_backend_device *self, VkCommandBuffer com
     vkCmdPushConstants(commands, self->pipelines.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
                        sizeof object->base, &object->base);
     vkCmdDispatch(commands, pending->groups[0], pending->groups[1], pending->groups[2]);
+    /* Once this and every earlier dispatch are done. */
+    if (timestamps != VK_NULL_HANDLE)
+      vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps, i + 1);
   }
   /* The host reads results after the fence. */
   memory_barrier(commands, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+}
+
+/* A timestamp pool of the head with room for the pending sequence; the
+ * head's command buffer is not pending (finish() waits), so a smaller pool
+ * can go. */
+static tflaccel_status reserve_timestamps(vk_backend_device *self, gpu_kernel_object *head) {
+  uint32_t queries = self->pending_count + 1;
+  if (head->timestamps != VK_NULL_HANDLE && head->timestamp_capacity >= queries) return NULL;
+  if (head->timestamps != VK_NULL_HANDLE)
+    vkDestroyQueryPool(self->context->device, head->timestamps, NULL);
+  head->timestamps = VK_NULL_HANDLE;
+  head->timestamp_capacity = 0;
+  const VkQueryPoolCreateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+      .queryType = VK_QUERY_TYPE_TIMESTAMP,
+      .queryCount = queries,
+  };
+  VkResult result = vkCreateQueryPool(self->context->device, &info, NULL, &head->timestamps);
+  if (result != VK_SUCCESS) {
+    head->timestamps = VK_NULL_HANDLE;
+    return vk_call_failed(self->host, "vkCreateQueryPool", result);
+  }
+  head->timestamp_capacity = queries;
+  return NULL;
 }
 
 /* Records the pending sequence into the head's command buffer. */
@@ -445,10 +484,14 @@ static tflaccel_status record(vk_backend_device *self, gpu_kernel_object *head) 
     result = vkResetCommandBuffer(head->commands, 0);
     if (result != VK_SUCCESS) return vk_call_failed(host, "vkResetCommandBuffer", result);
   }
+  if (self->profiling) {
+    tflaccel_status status = reserve_timestamps(self, head);
+    if (status != NULL) return status;
+  }
   const VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   result = vkBeginCommandBuffer(head->commands, &begin);
   if (result != VK_SUCCESS) return vk_call_failed(host, "vkBeginCommandBuffer", result);
-  record_dispatches(self, head->commands);
+  record_dispatches(self, head->commands, self->profiling ? head->timestamps : VK_NULL_HANDLE);
   result = vkEndCommandBuffer(head->commands);
   if (result != VK_SUCCESS) return vk_call_failed(host, "vkEndCommandBuffer", result);
   for (uint32_t i = 0; i < self->pending_count; ++i) {
@@ -464,8 +507,46 @@ static tflaccel_status record(vk_backend_device *self, gpu_kernel_object *head) 
   return NULL;
 }
 
+/* The times of the dispatches of the head's sequence, from the timestamps
+ * it wrote in the submission that has just finished. */
+static tflaccel_status read_timestamps(vk_backend_device *self, const gpu_kernel_object *head,
+                                       uint32_t dispatches) {
+  const tflaccel_host_services *host = self->host;
+  uint32_t queries = dispatches + 1;
+  if (self->time_capacity < queries) {
+    uint64_t *ticks = host->alloc(host->context, queries * sizeof *ticks, _Alignof(uint64_t));
+    double *times = host->alloc(host->context, queries * sizeof *times, _Alignof(double));
+    if (ticks == NULL || times == NULL) {
+      if (ticks != NULL) host->free(host->context, ticks);
+      if (times != NULL) host->free(host->context, times);
+      return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_vk: out of memory (timestamps)");
+    }
+    if (self->ticks != NULL) host->free(host->context, self->ticks);
+    if (self->times_us != NULL) host->free(host->context, self->times_us);
+    self->ticks = ticks;
+    self->times_us = times;
+    self->time_capacity = queries;
+  }
+  VkResult result = vkGetQueryPoolResults(self->context->device, head->timestamps, 0, queries,
+                                          queries * sizeof *self->ticks, self->ticks,
+                                          sizeof *self->ticks,
+                                          VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+  if (result != VK_SUCCESS) return vk_call_failed(host, "vkGetQueryPoolResults", result);
+  /* Only the valid bits count; masking the difference survives a wrap. */
+  uint32_t bits = self->context->entry->timestamp_valid_bits;
+  uint64_t mask = bits >= 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
+  double period_ns = self->context->entry->limits.timestampPeriod;
+  for (uint32_t i = 0; i < dispatches; ++i) {
+    uint64_t ticks = (self->ticks[i + 1] - self->ticks[i]) & mask;
+    self->times_us[i] = (double)ticks * period_ns / 1000.0;
+  }
+  self->time_count = dispatches;
+  return NULL;
+}
+
 static tflaccel_status finish(void *device) {
   vk_backend_device *self = self_of(device);
+  self->time_count = 0;
   if (self->pending_count == 0) return NULL;
   gpu_kernel_object *head = self->pending[0].object;
   tflaccel_status status = NULL;
@@ -474,8 +555,18 @@ static tflaccel_status finish(void *device) {
   else
     status = record(self, head);
   if (status == NULL) status = submit_and_wait(self, head->commands);
+  if (status == NULL && self->profiling) status = read_timestamps(self, head, self->pending_count);
   self->pending_count = 0;
   return status;
+}
+
+static tflaccel_status profile_read(void *device, double *microseconds, uint32_t capacity,
+                                    uint32_t *count) {
+  vk_backend_device *self = self_of(device);
+  uint32_t copied = self->time_count < capacity ? self->time_count : capacity;
+  if (copied > 0) memcpy(microseconds, self->times_us, copied * sizeof *microseconds);
+  *count = self->time_count;
+  return NULL;
 }
 
 void vk_backend_begin_run(vk_backend_device *device) { device->pending_count = 0; }
@@ -483,8 +574,8 @@ void vk_backend_begin_run(vk_backend_device *device) { device->pending_count = 0
 /* ---- set-up ---- */
 
 tflaccel_status vk_backend_init(const tflaccel_host_services *host,
-                                const vk_device_context *context, vk_backend_device *device,
-                                gpu_backend *backend) {
+                                const vk_device_context *context, int32_t profiling,
+                                vk_backend_device *device, gpu_backend *backend) {
   memset(device, 0, sizeof *device);
   memset(backend, 0, sizeof *backend);
   device->host = host;
@@ -495,6 +586,17 @@ tflaccel_status vk_backend_init(const tflaccel_host_services *host,
     return host->status_make(
         TFLACCEL_UNSUPPORTED, "gpu_vk: %s binds %u storage buffers per stage, the kernels need %d",
         entry->info.name, entry->limits.maxPerStageDescriptorStorageBuffers, VK_PIPELINE_BINDINGS);
+  /* Without timestampComputeAndGraphics, timestamps depend on the queue
+   * family: its valid bits say. */
+  if (profiling && (entry->timestamp_valid_bits == 0 || entry->limits.timestampPeriod <= 0.0f))
+    return host->status_make(
+        TFLACCEL_UNSUPPORTED,
+        "gpu_vk option profile=1: %s cannot time dispatches (queue family %u has %u timestamp "
+        "bits, timestampComputeAndGraphics %u, timestampPeriod %g)",
+        entry->info.name, entry->compute_family, entry->timestamp_valid_bits,
+        (unsigned)entry->limits.timestampComputeAndGraphics,
+        (double)entry->limits.timestampPeriod);
+  device->profiling = profiling != 0;
   tflaccel_status status = vk_pipeline_set_init(host, context, &device->pipelines);
   if (status != NULL) return status;
   const VkCommandPoolCreateInfo pool_info = {
@@ -538,6 +640,7 @@ tflaccel_status vk_backend_init(const tflaccel_host_services *host,
   backend->plugin_name = "gpu_vk";
   backend->device = device;
   backend->has_half_math = native_half && entry->shader_float16;
+  backend->features = GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE;
   /* Tensors start on 16 bytes: a slice, and an even number of halves. */
   backend->buffer_alignment = 16;
   backend->buffer_create = buffer_create;
@@ -549,6 +652,10 @@ tflaccel_status vk_backend_init(const tflaccel_host_services *host,
   backend->kernel_set_int = kernel_set_int;
   backend->dispatch = dispatch;
   backend->finish = finish;
+  if (device->profiling) {
+    backend->profiling = 1;
+    backend->profile_read = profile_read;
+  }
   return NULL;
 }
 
@@ -564,6 +671,8 @@ void vk_backend_release(vk_backend_device *device) {
     vkDestroyDescriptorPool(handle, device->pools[i], NULL);
   if (device->pools != NULL) host->free(host->context, device->pools);
   if (device->pending != NULL) host->free(host->context, device->pending);
+  if (device->ticks != NULL) host->free(host->context, device->ticks);
+  if (device->times_us != NULL) host->free(host->context, device->times_us);
   vk_pipeline_set_release(&device->pipelines);
   memset(device, 0, sizeof *device);
 }

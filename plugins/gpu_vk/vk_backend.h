@@ -9,7 +9,9 @@
  * (other objects, work sizes, or an object whose descriptors changed since,
  * as when a partition input is bound to another buffer). Inside it, a
  * memory barrier separates a dispatch from the earlier ones only when they
- * touch a common buffer that one of them writes. */
+ * touch a common buffer that one of them writes. With profiling, it also
+ * writes a timestamp before the first dispatch and after each into a query
+ * pool of the head object, read by finish() after the fence. */
 #ifndef TFLACCEL_GPU_VK_VK_BACKEND_H
 #define TFLACCEL_GPU_VK_VK_BACKEND_H
 
@@ -38,12 +40,20 @@ typedef struct vk_backend_device {
   uint64_t last_version;                    /* descriptor versions hand out from here */
   int32_t variants[GPU_STORAGE_MODE_COUNT]; /* vk_shader_variant per gpu_storage_mode */
   uint64_t recordings, replays;             /* command buffers recorded and replayed */
+  /* Profiling only: the timestamps read by the last finish() and the
+   * times (us) of its dispatches. */
+  int32_t profiling;
+  uint64_t *ticks;
+  double *times_us;
+  uint32_t time_count, time_capacity; /* capacity of both, in timestamps */
 } vk_backend_device;
 
-/* Checks the device's limits and fills backend (which points at device). */
+/* Checks the device's limits and fills backend (which points at device).
+ * profiling: time every dispatch (the plugin option profile = 1); fails
+ * when the compute queue has no timestamps. */
 tflaccel_status vk_backend_init(const tflaccel_host_services *host,
-                                const vk_device_context *context, vk_backend_device *device,
-                                gpu_backend *backend);
+                                const vk_device_context *context, int32_t profiling,
+                                vk_backend_device *device, gpu_backend *backend);
 void vk_backend_release(vk_backend_device *device);
 
 /* Forgets dispatches queued by a run that failed before finish(). */

@@ -82,10 +82,13 @@ static tflaccel_status list_physical_devices(const tflaccel_host_services *host,
   return NULL;
 }
 
-/* The first queue family that can compute, or UINT32_MAX. */
+/* The first queue family that can compute, or UINT32_MAX, and the valid
+ * bits of its timestamps. */
 static tflaccel_status find_compute_family(const tflaccel_host_services *host,
-                                           VkPhysicalDevice physical, uint32_t *family) {
+                                           VkPhysicalDevice physical, uint32_t *family,
+                                           uint32_t *timestamp_valid_bits) {
   *family = UINT32_MAX;
+  *timestamp_valid_bits = 0;
   uint32_t count = 0;
   vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, NULL);
   if (count == 0) return NULL;
@@ -96,6 +99,7 @@ static tflaccel_status find_compute_family(const tflaccel_host_services *host,
   for (uint32_t i = 0; i < count; ++i) {
     if ((families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) && families[i].queueCount > 0) {
       *family = i;
+      *timestamp_valid_bits = families[i].timestampValidBits;
       break;
     }
   }
@@ -215,7 +219,8 @@ static tflaccel_status describe_device(const tflaccel_host_services *host,
               VK_API_VERSION_MAJOR(basic.apiVersion), VK_API_VERSION_MINOR(basic.apiVersion));
     return NULL;
   }
-  tflaccel_status status = find_compute_family(host, physical, &entry->compute_family);
+  tflaccel_status status = find_compute_family(host, physical, &entry->compute_family,
+                                               &entry->timestamp_valid_bits);
   if (status != NULL) return status;
   if (entry->compute_family == UINT32_MAX) {
     host->log(host->context, TFLACCEL_LOG_INFO, "Vulkan device %s skipped: no compute queue",

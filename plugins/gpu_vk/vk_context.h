@@ -12,6 +12,7 @@
 typedef struct vk_device_entry {
   VkPhysicalDevice physical;
   uint32_t compute_family;          /* a queue family with VK_QUEUE_COMPUTE_BIT */
+  uint32_t timestamp_valid_bits;    /* of that family's timestamps; 0: none */
   int32_t storage_buffer_16bit;     /* storageBuffer16BitAccess */
   int32_t shader_float16;           /* shaderFloat16 (VK_KHR_shader_float16_int8) */
   VkDeviceSize max_allocation_size; /* maxMemoryAllocationSize */

@@ -21,10 +21,10 @@ tflaccel_status vk_pipeline_set_init(const tflaccel_host_services *host,
   set->context = context;
   /* The build lists the kernel files in the catalogue's order; a mismatch
    * would run the wrong kernel, so it is refused outright. */
-  if (gpu_vk_spirv_count != GPU_KERNEL_COUNT)
+  if (gpu_vk_spirv_count != GPU_KERNEL_EXTENDED_COUNT)
     return host->status_make(TFLACCEL_INTERNAL, "gpu_vk has %u embedded kernels, the catalogue %d",
-                             gpu_vk_spirv_count, (int)GPU_KERNEL_COUNT);
-  for (int32_t k = 0; k < GPU_KERNEL_COUNT; ++k)
+                             gpu_vk_spirv_count, (int)GPU_KERNEL_EXTENDED_COUNT);
+  for (int32_t k = 0; k < GPU_KERNEL_EXTENDED_COUNT; ++k)
     if (strcmp(gpu_vk_spirv[k].name, gpu_kernel_name(k)) != 0)
       return host->status_make(TFLACCEL_INTERNAL,
                                "gpu_vk embedded kernel %d is %s, the catalogue's is %s", (int)k,
@@ -72,7 +72,7 @@ void vk_pipeline_set_release(vk_pipeline_set *set) {
   for (uint32_t i = 0; i < set->count; ++i)
     vkDestroyPipeline(device, set->entries[i].pipeline, NULL);
   if (set->entries != NULL) set->host->free(set->host->context, set->entries);
-  for (int k = 0; k < GPU_KERNEL_COUNT; ++k)
+  for (int k = 0; k < GPU_KERNEL_EXTENDED_COUNT; ++k)
     for (int v = 0; v < VK_SHADER_VARIANT_COUNT; ++v)
       if (set->modules[k][v] != VK_NULL_HANDLE)
         vkDestroyShaderModule(device, set->modules[k][v], NULL);
@@ -148,7 +148,7 @@ static tflaccel_status make_pipeline(vk_pipeline_set *set, int32_t kernel, int32
 tflaccel_status vk_pipeline_get(vk_pipeline_set *set, int32_t kernel, int32_t variant,
                                 const uint32_t local[3], VkPipeline *pipeline) {
   *pipeline = VK_NULL_HANDLE;
-  if (kernel < 0 || kernel >= GPU_KERNEL_COUNT || variant < 0 || variant >= VK_SHADER_VARIANT_COUNT)
+  if (kernel < 0 || kernel >= GPU_KERNEL_EXTENDED_COUNT || variant < 0 || variant >= VK_SHADER_VARIANT_COUNT)
     return set->host->status_make(TFLACCEL_INTERNAL, "gpu_vk: kernel %d variant %d", (int)kernel,
                                   (int)variant);
   for (uint32_t i = 0; i < set->count; ++i) {

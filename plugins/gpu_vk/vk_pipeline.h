@@ -25,7 +25,7 @@ typedef struct vk_pipeline_set {
   const vk_device_context *context;
   VkDescriptorSetLayout set_layout;
   VkPipelineLayout layout;
-  VkShaderModule modules[GPU_KERNEL_COUNT][VK_SHADER_VARIANT_COUNT];
+  VkShaderModule modules[GPU_KERNEL_EXTENDED_COUNT][VK_SHADER_VARIANT_COUNT];
   vk_pipeline_entry *entries; /* host->alloc'ed */
   uint32_t count, capacity;
 } vk_pipeline_set;
