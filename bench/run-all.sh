@@ -54,7 +54,7 @@ trap 'exit 130' INT TERM
 json_row() {
   python3 - "$@" <<'PY'
 import json, sys
-path, model, accelerator, precision, threads = sys.argv[1:6]
+path, model, accelerator, precision, threads, dispatches = sys.argv[1:7]
 with open(path) as f:
     d = json.load(f)
 
@@ -65,14 +65,14 @@ memory = d.get("memory") or {}
 peak = memory.get("peak_rss_mb")
 cells = [model, accelerator, precision, threads,
          ms(d["inference_median_us"], 3), ms(d["inference_us"]["min"], 3), ms(d["init_us"], 1), ms(d["first_us"], 2),
-         f"{d['ops_delegated']}/{d['op_count']}",
+         f"{d['ops_delegated']}/{d['op_count']}", dispatches,
          "-" if peak is None else f"{peak:.1f}"]
 print("| " + " | ".join(cells) + " |")
 PY
 }
 
-echo "| model | accelerator | precision | threads | median latency (ms) | min latency (ms) | init (ms) | first run (ms) | ops delegated | peak memory (MB) |"
-echo "|---|---|---|---|---:|---:|---:|---:|---:|---:|"
+echo "| model | accelerator | precision | threads | median latency (ms) | min latency (ms) | init (ms) | first run (ms) | ops delegated | dispatches | peak memory (MB) |"
+echo "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|"
 for model in "$@"; do
   name=$(basename "$model" .tflite)
   for accelerator in $accelerators; do
@@ -88,7 +88,9 @@ for model in "$@"; do
           >"$work/stdout" 2>"$work/stderr"
         status=$?
         if [ "$status" -eq 0 ]; then
-          json_row "$work/result.json" "$name" "$accelerator" "$precision" "$threads" \
+          dispatches=$(sed -n 's/.* ops -> \([0-9][0-9]*\) dispatches.*/\1/p' "$work/stderr" |
+            awk '{ total += $1 } END { if (NR) print total; else print "-" }')
+          json_row "$work/result.json" "$name" "$accelerator" "$precision" "$threads" "$dispatches" \
             2>"$work/stderr" && continue
           status="0, unreadable JSON"
         fi
@@ -99,7 +101,7 @@ for model in "$@"; do
         [ -n "$reason" ] || reason="no message"
         reason=$(printf '%s (exit status %s)' "$reason" "$status" |
           sed 's/^tflaccel bench: //; s/|/\\|/g')
-        echo "| $name | $accelerator | $precision | $threads | failed: $reason | | | | | |"
+        echo "| $name | $accelerator | $precision | $threads | failed: $reason | | | | | | |"
       done
     done
   done

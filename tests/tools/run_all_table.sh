@@ -18,20 +18,20 @@ table() {
 
 table "$scratch/models" "cpu_ref no_such_plugin" "fp32 fp16"
 expect_exit 0
-expect_line '\| model \| accelerator \| precision \| threads \| median latency \(ms\) \| min latency \(ms\) \| init \(ms\) \| first run \(ms\) \| ops delegated \| peak memory \(MB\) \|'
-expect_line '\|---\|---\|---\|---\|---:\|---:\|---:\|---:\|---:\|---:\|'
+expect_line '\| model \| accelerator \| precision \| threads \| median latency \(ms\) \| min latency \(ms\) \| init \(ms\) \| first run \(ms\) \| ops delegated \| dispatches \| peak memory \(MB\) \|'
+expect_line '\|---\|---\|---\|---\|---:\|---:\|---:\|---:\|---:\|---:\|---:\|'
 ROW='[0-9]+\.[0-9]+'
-expect_line "\| hand_recrop \| cpu_ref \| fp32 \| config \| $ROW \| $ROW \| $ROW \| $ROW \| 0/63 \| $ROW \|"
-expect_line "\| hand_recrop \| cpu_ref \| fp16 \| config \| $ROW \| $ROW \| $ROW \| $ROW \| 0/63 \| $ROW \|"
-expect_line "\| hand_recrop \| no_such_plugin \| fp32 \| config \| failed: .*no_such_plugin.* \(exit status 1\) \| \| \| \| \| \|"
+expect_line "\| hand_recrop \| cpu_ref \| fp32 \| config \| $ROW \| $ROW \| $ROW \| $ROW \| 0/63 \| - \| $ROW \|"
+expect_line "\| hand_recrop \| cpu_ref \| fp16 \| config \| $ROW \| $ROW \| $ROW \| $ROW \| 0/63 \| - \| $ROW \|"
+expect_line "\| hand_recrop \| no_such_plugin \| fp32 \| config \| failed: .*no_such_plugin.* \(exit status 1\) \| \| \| \| \| \| \|"
 expect_line_count '\| hand_recrop \| .*' 4
 expect_stderr 'run-all.sh: hand_recrop on cpu_ref, fp32, threads config'
 
 # Defaults (cpu_ref, fp32) and a thread list.
 THREADS="1 2" table "$scratch/models"
 expect_exit 0
-expect_line "\| hand_recrop \| cpu_ref \| fp32 \| 1 \| $ROW \| $ROW \| $ROW \| $ROW \| 0/63 \| $ROW \|"
-expect_line "\| hand_recrop \| cpu_ref \| fp32 \| 2 \| $ROW \| $ROW \| $ROW \| $ROW \| 0/63 \| $ROW \|"
+expect_line "\| hand_recrop \| cpu_ref \| fp32 \| 1 \| $ROW \| $ROW \| $ROW \| $ROW \| 0/63 \| - \| $ROW \|"
+expect_line "\| hand_recrop \| cpu_ref \| fp32 \| 2 \| $ROW \| $ROW \| $ROW \| $ROW \| 0/63 \| - \| $ROW \|"
 expect_line_count '\| hand_recrop \| .*' 2
 
 # Usage errors.
