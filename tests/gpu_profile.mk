@@ -1,4 +1,4 @@
-# The plugin option profile = 1 of gpu_cl and gpu_vk: one Check program
+# The plugin option profile = 1 of gpu_cl, gpu_vk and gpu_gl: one Check program
 # built once per plugin, running a real model with and without per-dispatch
 # timing and reading the profile table it logs.
 GPU_PROFILE_TEST_SOURCES = tests/gpu/test_gpu_profile.c \
@@ -23,4 +23,15 @@ tests_gpu_test_gpu_profile_gpu_vk_CPPFLAGS = $(TEST_CPP_FLAGS) \
 	-DPROFILE_TEST_ACCELERATOR='"gpu_vk"'
 tests_gpu_test_gpu_profile_gpu_vk_CFLAGS = $(TEST_C_FLAGS)
 tests_gpu_test_gpu_profile_gpu_vk_LDADD = libtflaccel.la $(CHECK_LIBS)
+endif
+
+if BUILD_GLES
+check_PROGRAMS += tests/gpu/test_gpu_profile_gpu_gl
+TESTS += tests/gpu/test_gpu_profile_gpu_gl
+tests_gpu_test_gpu_profile_gpu_gl_SOURCES = $(GPU_PROFILE_TEST_SOURCES)
+tests_gpu_test_gpu_profile_gpu_gl_CPPFLAGS = $(TEST_CPP_FLAGS) \
+	-DPROFILE_TEST_ACCELERATOR='"gpu_gl"' \
+	-DPROFILE_TEST_TIMER_EXTENSION='"GL_EXT_disjoint_timer_query"'
+tests_gpu_test_gpu_profile_gpu_gl_CFLAGS = $(TEST_C_FLAGS)
+tests_gpu_test_gpu_profile_gpu_gl_LDADD = libtflaccel.la $(CHECK_LIBS)
 endif

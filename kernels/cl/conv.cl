@@ -171,7 +171,7 @@ __kernel void gpu_conv2d_split(KERNEL_ARGS) {
  * gpu_conv2d's, K[11] the input channels; t2 weights, t3 bias (scalars);
  * global: output channels rounded up to the group, pixels. */
 #define ORDERED_MAX_TAPS 4096
-#define ORDERED_MAX_ITEMS 64
+#define ORDERED_MAX_ITEMS 256
 
 /* acc + taps[0] * w[0] + taps[1] * w[stride] + ... + taps[count - 1] *
  * w[(count - 1) * stride], added in that order. The adds form one

@@ -28,9 +28,12 @@
 
 /* Tensors are arrays of four-value vectors (STORAGE4) where the device
  * stores floats or float16_t, so that a slice is one load; halves without
- * 16-bit storage are packed two to a uint (STORAGE). Tensors start on 256
- * bytes in the GPU layer's buffers, so slices are aligned there; a
- * partition input or output bound at another offset goes value by value. */
+ * 16-bit storage are packed two to a uint (STORAGE). Every tensor starts on
+ * a whole vector: the GPU layer places tensors on 256 bytes in its buffers,
+ * and gpu_vk and gpu_gl refuse partition bindings at offsets that are not
+ * multiples of 16 bytes (gpu_backend.binding_alignment), so slices are
+ * always aligned and each is one load or store (checking alignment on every
+ * access cost gpu_vk 8-10% on the landmark models). */
 #if !defined(GPU_HALF)
 #define STORAGE float
 #define STORAGE4 vec4
@@ -89,9 +92,20 @@ layout(std430, binding = 7) buffer Tensor6 { TENSOR_ELEMENT data[]; } t6;
  * which the conversions use instead of t0 or t1. */
 layout(std430, binding = 1) buffer Words0 { uint words[]; } w0;
 layout(std430, binding = 2) buffer Words1 { uint words[]; } w1;
-#if defined(GPU_STORAGE_16BIT)
-/* The output's halves one by one, for stores that do not start a vector. */
-layout(std430, binding = 1) buffer Halves0 { float16_t values[]; } h0;
+#if !defined(GPU_HALF) && defined(GPU_SCALAR_VIEWS)
+/* Scalar views of the float tensors, for loads of one value (the ordered
+ * sums' weights, channel gathers): picking a lane of a vector element made
+ * the ordered kernels slower on NVIDIA (gpu_vk, pose_landmark_lite: 512 us
+ * -> 460 us for its 22 fused depthwise + ordered 1x1 dispatches). Only
+ * where the prelude asks: NVIDIA's GLES driver counts every declared block
+ * against its limit of storage blocks, used or not. */
+layout(std430, binding = 1) buffer Scalars0 { float values[]; } s0;
+layout(std430, binding = 2) buffer Scalars1 { float values[]; } s1;
+layout(std430, binding = 3) buffer Scalars2 { float values[]; } s2;
+layout(std430, binding = 4) buffer Scalars3 { float values[]; } s3;
+layout(std430, binding = 5) buffer Scalars4 { float values[]; } s4;
+layout(std430, binding = 6) buffer Scalars5 { float values[]; } s5;
+layout(std430, binding = 7) buffer Scalars6 { float values[]; } s6;
 #endif
 
 /* This dispatch's parameters start at params.p[pbase]: P(i) is one of the
@@ -105,9 +119,18 @@ int pbase;
 /* Element offset of each tensor argument in its buffer. */
 int tensor_offset[7];
 
+/* Written out, not in a loop: with constant indices everywhere the array
+ * stays in registers; NVIDIA's GLES compiler kept the looped version in
+ * local memory, and every tensor access paid for it. */
 void kernel_start() {
   pbase = PARAMS_BASE;
-  for (int i = 0; i < 7; ++i) tensor_offset[i] = P(i);
+  tensor_offset[0] = P(0);
+  tensor_offset[1] = P(1);
+  tensor_offset[2] = P(2);
+  tensor_offset[3] = P(3);
+  tensor_offset[4] = P(4);
+  tensor_offset[5] = P(5);
+  tensor_offset[6] = P(6);
 }
 
 /* The output coordinates of a work item over (x, b * H + y, slice). */
@@ -119,87 +142,81 @@ void kernel_start() {
 
 /* ---- element access: B a block, e an element index ---- */
 
+/* Lane c of v by selects, not v[c]: NVIDIA's GLES compiler spills a
+ * dynamically indexed vector to local memory, which made the ordered
+ * kernels (their weights are single lanes) 5 to 10 times slower on gpu_gl
+ * than on gpu_vk. */
+float lane_of(vec4 v, int c) { return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w; }
+#if defined(GPU_HALF_MATH)
+float16_t lane_of(f16vec4 v, int c) { return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w; }
+#endif
+
 #if defined(GPU_PACKED_HALF)
-#define ELEMENT(B, e) FLT(unpackHalf2x16(B.data[(e) >> 1])[(e)&1])
-/* Four elements from e: two words when e is even, else one by one. */
-#define VEC4_AT(B, e)                                                                      \
-  (((e)&1) == 0 ? FLT4(unpackHalf2x16(B.data[(e) >> 1]), unpackHalf2x16(B.data[((e) >> 1) + 1])) \
-                : FLT4(ELEMENT(B, e), ELEMENT(B, (e) + 1), ELEMENT(B, (e) + 2), ELEMENT(B, (e) + 3)))
+#define ELEMENT(B, e) FLT(((e)&1) == 0 ? unpackHalf2x16(B.data[(e) >> 1]).x : unpackHalf2x16(B.data[(e) >> 1]).y)
+/* Four elements from e, a multiple of 4: two words. */
+#define VEC4_AT(B, e) FLT4(unpackHalf2x16(B.data[(e) >> 1]), unpackHalf2x16(B.data[((e) >> 1) + 1]))
 #else
 #if defined(GPU_STORAGE_16BIT) && !defined(GPU_HALF_MATH)
 /* 16-bit storage alone moves whole float16_t vectors, never a lane. */
-#define ELEMENT(B, e) FLT(vec4(B.data[(e) >> 2])[(e)&3])
+#define ELEMENT(B, e) FLT(lane_of(vec4(B.data[(e) >> 2]), (e)&3))
 #else
-#define ELEMENT(B, e) FLT(B.data[(e) >> 2][(e)&3])
+#define ELEMENT(B, e) FLT(lane_of(B.data[(e) >> 2], (e)&3))
 #endif
-/* Four elements from e: one vector when e is a multiple of 4. */
-#define VEC4_AT(B, e)                                                                     \
-  (((e)&3) == 0 ? FLT4(B.data[(e) >> 2])                                                  \
-                : FLT4(ELEMENT(B, e), ELEMENT(B, (e) + 1), ELEMENT(B, (e) + 2), ELEMENT(B, (e) + 3)))
+/* Four elements from e, a multiple of 4: one vector. */
+#define VEC4_AT(B, e) FLT4(B.data[(e) >> 2])
 #endif
 
-/* Slice i (four values) of tensor n. */
+/* Slice i (four values) of tensor n. Each case reads its own offset, so
+ * that tensor_offset is only ever indexed by constants, even where n is not
+ * one (post-op operands). */
 FLT4 load4(int n, int i) {
-  int e = tensor_offset[n] + 4 * i;
   switch (n) {
-  case 0: return VEC4_AT(t0, e);
-  case 1: return VEC4_AT(t1, e);
-  case 2: return VEC4_AT(t2, e);
-  case 3: return VEC4_AT(t3, e);
-  case 4: return VEC4_AT(t4, e);
-  case 5: return VEC4_AT(t5, e);
-  default: return VEC4_AT(t6, e);
+  case 0: return VEC4_AT(t0, tensor_offset[0] + 4 * i);
+  case 1: return VEC4_AT(t1, tensor_offset[1] + 4 * i);
+  case 2: return VEC4_AT(t2, tensor_offset[2] + 4 * i);
+  case 3: return VEC4_AT(t3, tensor_offset[3] + 4 * i);
+  case 4: return VEC4_AT(t4, tensor_offset[4] + 4 * i);
+  case 5: return VEC4_AT(t5, tensor_offset[5] + 4 * i);
+  default: return VEC4_AT(t6, tensor_offset[6] + 4 * i);
   }
 }
 
 /* Element i of tensor n. */
 FLT load1(int n, int i) {
-  int e = tensor_offset[n] + i;
+#if !defined(GPU_HALF) && defined(GPU_SCALAR_VIEWS)
   switch (n) {
-  case 0: return ELEMENT(t0, e);
-  case 1: return ELEMENT(t1, e);
-  case 2: return ELEMENT(t2, e);
-  case 3: return ELEMENT(t3, e);
-  case 4: return ELEMENT(t4, e);
-  case 5: return ELEMENT(t5, e);
-  default: return ELEMENT(t6, e);
+  case 0: return s0.values[tensor_offset[0] + i];
+  case 1: return s1.values[tensor_offset[1] + i];
+  case 2: return s2.values[tensor_offset[2] + i];
+  case 3: return s3.values[tensor_offset[3] + i];
+  case 4: return s4.values[tensor_offset[4] + i];
+  case 5: return s5.values[tensor_offset[5] + i];
+  default: return s6.values[tensor_offset[6] + i];
   }
+#else
+  switch (n) {
+  case 0: return ELEMENT(t0, tensor_offset[0] + i);
+  case 1: return ELEMENT(t1, tensor_offset[1] + i);
+  case 2: return ELEMENT(t2, tensor_offset[2] + i);
+  case 3: return ELEMENT(t3, tensor_offset[3] + i);
+  case 4: return ELEMENT(t4, tensor_offset[4] + i);
+  case 5: return ELEMENT(t5, tensor_offset[5] + i);
+  default: return ELEMENT(t6, tensor_offset[6] + i);
+  }
+#endif
 }
 
 /* Channel c of a pixel of tensor n whose slices start at pixel_slice. */
 FLT load_channel(int n, int pixel_slice, int c) { return load1(n, pixel_slice * 4 + c); }
 
-#if defined(GPU_PACKED_HALF)
-/* Half h of word at: the other half may belong to another work item, so
- * both are changed atomically. */
-void store_half(int at, int h, float value) {
-  uint shift = uint(h) * 16u;
-  uint bits = packHalf2x16(vec2(value, 0.0)) & 0xFFFFu;
-  atomicAnd(t0.data[at], ~(0xFFFFu << shift));
-  atomicOr(t0.data[at], bits << shift);
-}
-#endif
-
 /* Stores slice i of the output t0. */
 void store4(int i, FLT4 v) {
   int e = tensor_offset[0] + 4 * i;
 #if defined(GPU_PACKED_HALF)
-  if ((e & 1) == 0) {
-    t0.data[e >> 1] = packHalf2x16(v.xy);
-    t0.data[(e >> 1) + 1] = packHalf2x16(v.zw);
-  } else {
-    for (int k = 0; k < 4; ++k) store_half((e + k) >> 1, (e + k) & 1, v[k]);
-  }
+  t0.data[e >> 1] = packHalf2x16(v.xy);
+  t0.data[(e >> 1) + 1] = packHalf2x16(v.zw);
 #else
-  if ((e & 3) == 0) {
-    t0.data[e >> 2] = STORAGE4(v);
-  } else {
-#if defined(GPU_STORAGE_16BIT)
-    for (int k = 0; k < 4; ++k) h0.values[e + k] = STORAGE(v[k]);
-#else
-    for (int k = 0; k < 4; ++k) t0.data[(e + k) >> 2][(e + k) & 3] = STORAGE(v[k]);
-#endif
-  }
+  t0.data[e >> 2] = STORAGE4(v);
 #endif
 }
 
@@ -364,19 +381,35 @@ vec4 depthwise_slice(int b, int y, int x, int s, int last) {
  * shared array of taps: acc + taps[0] * w[0] + taps[1] * w[stride] + ...,
  * added in that order, w being tensor n from scalar at. The adds form one
  * dependent chain and few work items run these kernels, so nothing hides
- * the loads' latency but their number in flight: a batch's loads all go
- * out before its adds. A macro because GLSL cannot pass the shared array
- * by reference; each kernel expands it after declaring `taps`. */
-#define ORDERED_BATCH 16
+ * the loads' latency but their number in flight: a batch of 16 loads goes
+ * out before its adds. The batch is 16 named scalars, not an array: an
+ * array indexed in a loop the compiler does not unroll lives in local
+ * memory (NVIDIA's GLES compiler). A macro because GLSL cannot pass the
+ * shared array by reference; each kernel expands it after declaring
+ * `taps`. */
+#define ORDERED_LOAD(w, i) float w = float(load1(n, at + (r + i) * stride))
+#define ORDERED_ADD(w, i) acc += float(taps[r + i]) * w
 #define DEFINE_ORDERED_SUM                                                          \
   float ordered_sum(float start, int n, int at, int stride, int count) {            \
     PRECISE_FP32 float acc = start;                                                 \
     int r = 0;                                                                      \
-    for (; r + ORDERED_BATCH <= count; r += ORDERED_BATCH) {                        \
-      float batch[ORDERED_BATCH];                                                   \
-      for (int i = 0; i < ORDERED_BATCH; ++i)                                       \
-        batch[i] = float(load1(n, at + (r + i) * stride));                          \
-      for (int i = 0; i < ORDERED_BATCH; ++i) acc += float(taps[r + i]) * batch[i]; \
+    for (; r + 16 <= count; r += 16) {                                              \
+      ORDERED_LOAD(w0, 0); ORDERED_LOAD(w1, 1);                                    \
+      ORDERED_LOAD(w2, 2); ORDERED_LOAD(w3, 3);                                    \
+      ORDERED_LOAD(w4, 4); ORDERED_LOAD(w5, 5);                                    \
+      ORDERED_LOAD(w6, 6); ORDERED_LOAD(w7, 7);                                    \
+      ORDERED_LOAD(w8, 8); ORDERED_LOAD(w9, 9);                                    \
+      ORDERED_LOAD(w10, 10); ORDERED_LOAD(w11, 11);                                \
+      ORDERED_LOAD(w12, 12); ORDERED_LOAD(w13, 13);                                \
+      ORDERED_LOAD(w14, 14); ORDERED_LOAD(w15, 15);                                \
+      ORDERED_ADD(w0, 0); ORDERED_ADD(w1, 1);                                      \
+      ORDERED_ADD(w2, 2); ORDERED_ADD(w3, 3);                                      \
+      ORDERED_ADD(w4, 4); ORDERED_ADD(w5, 5);                                      \
+      ORDERED_ADD(w6, 6); ORDERED_ADD(w7, 7);                                      \
+      ORDERED_ADD(w8, 8); ORDERED_ADD(w9, 9);                                      \
+      ORDERED_ADD(w10, 10); ORDERED_ADD(w11, 11);                                  \
+      ORDERED_ADD(w12, 12); ORDERED_ADD(w13, 13);                                  \
+      ORDERED_ADD(w14, 14); ORDERED_ADD(w15, 15);                                  \
     }                                                                               \
     for (; r < count; ++r) acc += float(taps[r]) * float(load1(n, at + r * stride)); \
     return acc;                                                                     \

@@ -10,7 +10,7 @@
  * so the kernel needs no more than the 16 KiB of shared memory every
  * device has. */
 const int ORDERED_MAX_TAPS = 4096;
-const int ORDERED_MAX_ITEMS = 64;
+const int ORDERED_MAX_ITEMS = 256;
 shared FLT taps[ORDERED_MAX_TAPS];
 DEFINE_ORDERED_SUM
 

@@ -7,7 +7,7 @@
  * scalars with the bias K(18) values further (t5 and t6 stay free for
  * post-ops). Global as conv_ordered's. */
 const int ORDERED_MAX_TAPS = 4096;
-const int ORDERED_MAX_ITEMS = 64;
+const int ORDERED_MAX_ITEMS = 256;
 shared FLT taps[ORDERED_MAX_TAPS];
 DEFINE_ORDERED_SUM
 

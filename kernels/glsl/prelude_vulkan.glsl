@@ -23,3 +23,7 @@ layout(push_constant) uniform DispatchConstants {
 /* SPIR-V NoContraction: operations feeding a precise variable are never
  * fused into multiply-adds. */
 #define GPU_PRECISE precise
+
+/* Declare scalar views of the float tensors (common.glsl): Vulkan counts
+ * descriptors, not the blocks aliasing them. */
+#define GPU_SCALAR_VIEWS 1

@@ -57,7 +57,9 @@ typedef struct gpu_backend {
   /* Per-dispatch GPU timing (plugin option profile = 1). profiling is 1
    * when the backend times every dispatch it queues; then profile_read
    * gives the GPU times in microseconds of the dispatches of the last
-   * finish(), in queue order (*count of them, at most capacity written).
+   * finish(), in queue order (*count of them, at most capacity written);
+   * a count of 0 means the backend could not trust that run's times (a GL
+   * disjoint event) and the run is left out.
    * The GPU layer abandons a run at a failed dispatch: the backend then
    * drops what that run queued, so its timings never mix with the next.
    * gpu_vk times a dispatch from the timestamp after the previous one, so
@@ -65,6 +67,11 @@ typedef struct gpu_backend {
   int32_t profiling;
   tflaccel_status (*profile_read)(void *device, double *microseconds, uint32_t capacity,
                                   uint32_t *count);
+
+  /* Bytes that partition binding offsets must be a multiple of (0: any
+   * offset the element size divides). GLSL reaches tensors as arrays of
+   * four-value vectors, so gpu_vk and gpu_gl need slices aligned: 16. */
+  uint32_t binding_alignment;
 } gpu_backend;
 
 #endif

@@ -174,6 +174,12 @@ static tflaccel_status bind(gpu_executable *executable, uint32_t b, const tflacc
         TFLACCEL_INVALID_ARGUMENT, "%s: binding of tensor %u holds %llu bytes, it needs %llu",
         backend->plugin_name, binding->tensor, (unsigned long long)binding->size,
         (unsigned long long)program->binding_bytes[b]);
+  if (backend->binding_alignment != 0 && binding->offset % backend->binding_alignment != 0)
+    return backend->host->status_make(
+        TFLACCEL_INVALID_ARGUMENT,
+        "%s: binding offset %llu of tensor %u is not a multiple of %u bytes",
+        backend->plugin_name, (unsigned long long)binding->offset, binding->tensor,
+        (unsigned)backend->binding_alignment);
   int new_buffer = executable->bound_buffer[b] != binding->buffer;
   int new_offset = executable->bound_offset[b] != binding->offset;
   if (!new_buffer && !new_offset) return NULL;

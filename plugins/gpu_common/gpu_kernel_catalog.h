@@ -87,8 +87,9 @@ typedef enum gpu_kernel_id {
   GPU_KERNEL_CONV2D_SPLIT,
   /* Same parameters but [11] the input channels, weights as [KH][KW][input
    * channel][output channel] scalars, bias scalars: one item per output
-   * channel, groups of 64 per pixel (global: channels rounded up to 64,
-   * pixels, 1), cpu_ref's summation order; KH * KW * inputs <= 4096. */
+   * channel, groups of up to 256 items (a multiple of 64) per pixel
+   * (global: channels rounded up to the group, pixels, 1), cpu_ref's
+   * summation order; KH * KW * inputs <= 4096. */
   GPU_KERNEL_CONV_ORDERED,
   /* Same parameters as GPU_KERNEL_CONV2D; [11] depth multiplier. */
   GPU_KERNEL_DEPTHWISE_CONV2D,
@@ -154,6 +155,12 @@ typedef enum gpu_kernel_id {
 enum {
   GPU_FEATURE_DENSE_OUTPUT = 1u << 0,        /* parameter [13] */
   GPU_FEATURE_DEPTHWISE_POINTWISE = 1u << 1, /* the two fused kernels above */
+  /* Not a kernel but a preference: the backend runs GPU_KERNEL_CONV_ORDERED
+   * and GPU_KERNEL_DEPTHWISE_CONV_ORDERED slowly, so the GPU layer computes
+   * those layers with GPU_KERNEL_CONV2D (and its fused 1x1 twin), which
+   * keep cpu_ref's summation order too. gpu_gl: NVIDIA's GLES compiler ran
+   * them 5-10x slower than gpu_vk runs the same GLSL. */
+  GPU_FEATURE_AVOID_ORDERED = 1u << 2,
 };
 
 const char *gpu_kernel_name(int32_t kernel);

@@ -141,6 +141,7 @@ static tflaccel_status pack_ordered_weights(gpu_lowering *lw, const tflaccel_ten
 #define SPLIT_MIN_INPUT_SLICES 16
 #define ORDERED_MAX_TAPS 4096 /* the local copy of one receptive field */
 #define ORDERED_GROUP 64
+#define ORDERED_MAX_GROUP 256 /* the kernels' ORDERED_MAX_ITEMS */
 
 /* Which convolution kernel computes setup's layer into out. */
 static int32_t conv_kernel(const gpu_lowering *lw, const conv_setup *setup, gpu_shape out) {
@@ -150,16 +151,23 @@ static int32_t conv_kernel(const gpu_lowering *lw, const conv_setup *setup, gpu_
               setup->kh == 1 && setup->kw == 1 && setup->pad_top == 0 && setup->pad_left == 0 &&
               setup->in_s >= SPLIT_MIN_INPUT_SLICES;
   if (split) return GPU_KERNEL_CONV2D_SPLIT;
-  if (few_items && taps <= ORDERED_MAX_TAPS) return GPU_KERNEL_CONV_ORDERED;
+  if (few_items && taps <= ORDERED_MAX_TAPS &&
+      !(lw->backend->features & GPU_FEATURE_AVOID_ORDERED))
+    return GPU_KERNEL_CONV_ORDERED;
   return GPU_KERNEL_CONV2D;
 }
 
-/* The work size of the ordered kernels: groups of 64 output channels, one
- * pixel each. */
+/* The work size of the ordered kernels: one pixel per group, as many
+ * output channels per group as there are, in steps of 64 up to 256. One
+ * group per pixel fills the pixel's receptive field (or, fused, computes
+ * its depthwise values) once instead of once per 64 channels, with more
+ * items sharing that work. */
 static void set_ordered_work(gpu_dispatch *dispatch, gpu_shape out) {
   uint32_t channels = (uint32_t)out.s * 4;
-  dispatch->global[0] = (channels + ORDERED_GROUP - 1) / ORDERED_GROUP * ORDERED_GROUP;
-  dispatch->local[0] = ORDERED_GROUP;
+  uint32_t group = (channels + ORDERED_GROUP - 1) / ORDERED_GROUP * ORDERED_GROUP;
+  if (group > ORDERED_MAX_GROUP) group = ORDERED_MAX_GROUP;
+  dispatch->global[0] = (channels + group - 1) / group * group;
+  dispatch->local[0] = group;
   dispatch->global[1] = (uint32_t)gpu_shape_pixels(out);
   dispatch->global[2] = 1;
   dispatch->local[1] = dispatch->local[2] = 1;
@@ -425,6 +433,7 @@ static int32_t pointwise_reader(const gpu_lowering *lw, uint32_t position) {
        * split only for short sums, and never in half arithmetic (long half
        * sums lose too much). */
       return lw->program->storage != GPU_STORAGE_HALF_MATH &&
+                     !(lw->backend->features & GPU_FEATURE_AVOID_ORDERED) &&
                      setup.in_c <= DEPTHWISE_SPLIT_MAX_INPUTS
                  ? (int32_t)reader
                  : -1;

@@ -8,6 +8,7 @@
 struct gpu_profile {
   uint32_t dispatch_count;
   uint64_t runs;
+  uint64_t discarded_runs; /* whose times the backend could not trust */
   double wall_sum_us, wall_min_us;
   /* Per dispatch: the sum and min over the runs, and the run being added. */
   double *sum_us, *min_us, *last_us;
@@ -55,6 +56,10 @@ tflaccel_status gpu_profile_add_run(gpu_profile *profile, const gpu_backend *bac
   tflaccel_status status =
       backend->profile_read(backend->device, profile->last_us, profile->dispatch_count, &count);
   if (status != NULL) return status;
+  if (count == 0 && profile->dispatch_count > 0) {
+    profile->discarded_runs++; /* e.g. a GL disjoint event: the backend said so */
+    return NULL;
+  }
   if (count != profile->dispatch_count)
     return backend->host->status_make(TFLACCEL_INTERNAL,
                                       "%s: profile timed %u dispatches, the run queued %u",
@@ -113,6 +118,10 @@ void gpu_profile_log(gpu_profile *profile, const gpu_backend *backend, const gpu
                      uint32_t op_count) {
   const tflaccel_host_services *host = backend->host;
   if (!host->log_enabled(host->context, TFLACCEL_LOG_INFO)) return;
+  if (profile->discarded_runs > 0)
+    host->log(host->context, TFLACCEL_LOG_INFO,
+              "profile: %llu runs left out: the device could not time them",
+              (unsigned long long)profile->discarded_runs);
   if (profile->runs == 0) {
     host->log(host->context, TFLACCEL_LOG_INFO, "profile: %u ops in %u dispatches, no run timed",
               op_count, profile->dispatch_count);

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "plugins/gpu_common/gpu_kernel_catalog.h"
 #include "plugins/gpu_common/gpu_program.h"
@@ -95,12 +96,14 @@ static tflaccel_status kernel_set_int(void *device, gpu_kernel_object *object, u
 }
 
 /* Fits the preferred work group to the context's limits by halving its
- * largest dimension; programs are built per work-group size. */
-static tflaccel_status dispatch(void *device, gpu_kernel_object *object, const uint32_t global[3],
-                                const uint32_t local[3]) {
-  gl_backend_device *self = self_of(device);
+ * largest dimension, gives the work-group counts, and makes sure of the
+ * program for that work-group size (programs are built per size). Queues
+ * no GL work. */
+static tflaccel_status prepare_dispatch(gl_backend_device *self, gpu_kernel_object *object,
+                                        const uint32_t global[3], const uint32_t local[3],
+                                        uint32_t groups[3]) {
   const tflaccel_host_services *host = self->host;
-  uint32_t group[3], groups[3];
+  uint32_t group[3];
   for (int i = 0; i < 3; ++i) {
     group[i] = local[i] ? local[i] : 1;
     if (group[i] > (uint32_t)self->max_group_size[i]) group[i] = (uint32_t)self->max_group_size[i];
@@ -130,6 +133,23 @@ static tflaccel_status dispatch(void *device, gpu_kernel_object *object, const u
     if (status != NULL) return status;
     memcpy(object->local, group, sizeof group);
   }
+  return NULL;
+}
+
+static tflaccel_status dispatch(void *device, gpu_kernel_object *object, const uint32_t global[3],
+                                const uint32_t local[3]) {
+  gl_backend_device *self = self_of(device);
+  uint32_t groups[3];
+  tflaccel_status status = prepare_dispatch(self, object, global, local, groups);
+  /* Last, so that nothing fails once a query is begun. The barrier below
+   * comes after it: a dispatch's time includes the barrier before it. */
+  if (status == NULL && self->profiling) status = gl_dispatch_timer_before(&self->timer);
+  if (status != NULL) {
+    /* The GPU layer abandons the run here: its earlier dispatches' times
+     * must not count with the next run's. */
+    if (self->profiling) gl_dispatch_timer_drop_run(&self->timer);
+    return status;
+  }
   /* The previous dispatch's writes become visible to this one's reads. */
   if (self->dispatched) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   glUseProgram(object->program);
@@ -137,14 +157,21 @@ static tflaccel_status dispatch(void *device, gpu_kernel_object *object, const u
   for (GLuint i = 0; i < GL_BACKEND_BINDINGS; ++i)
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, i, object->buffers[i]);
   glDispatchCompute(groups[0], groups[1], groups[2]);
+  if (self->profiling) gl_dispatch_timer_after(&self->timer);
   self->dispatched = 1;
   return NULL;
 }
 
+#define FENCE_SPIN_NS 5000000
+static uint64_t monotonic_ns(void) {
+  struct timespec now;
+  if (clock_gettime(CLOCK_MONOTONIC, &now) != 0) return 0;
+  return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
 /* Makes the dispatches' writes visible to buffer reads and later
  * dispatches, then waits on a fence. GL errors of the run show here. */
-static tflaccel_status finish(void *device) {
-  gl_backend_device *self = self_of(device);
+static tflaccel_status wait_for_dispatches(gl_backend_device *self) {
   const tflaccel_host_services *host = self->host;
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
   self->dispatched = 0;
@@ -156,10 +183,17 @@ static tflaccel_status finish(void *device) {
     return status != NULL ? status
                           : host->status_make(TFLACCEL_BACKEND_ERROR, "glFenceSync gave no fence");
   }
-  GLenum waited;
-  do {
-    waited = glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, FENCE_WAIT_NS);
-  } while (waited == GL_TIMEOUT_EXPIRED);
+  /* Polls for up to FENCE_SPIN_NS before blocking: a run is typically a
+   * millisecond, and a blocking wait wakes the thread up late (what OpenCL
+   * drivers' clFinish avoids by spinning too). The first call flushes. */
+  GLenum waited = glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, 0);
+  uint64_t spin_start = monotonic_ns();
+  while (waited == GL_TIMEOUT_EXPIRED) {
+    uint64_t now = monotonic_ns();
+    if (now == 0 || spin_start == 0 || now - spin_start > FENCE_SPIN_NS) break;
+    waited = glClientWaitSync(fence, 0, 0);
+  }
+  while (waited == GL_TIMEOUT_EXPIRED) waited = glClientWaitSync(fence, 0, FENCE_WAIT_NS);
   glDeleteSync(fence);
   if (waited == GL_WAIT_FAILED) {
     status = gl_check_error(host, "glClientWaitSync");
@@ -169,8 +203,29 @@ static tflaccel_status finish(void *device) {
   return NULL;
 }
 
-tflaccel_status gl_backend_init(const tflaccel_host_services *host, gl_backend_device *device,
-                                gpu_backend *backend) {
+static tflaccel_status finish(void *device) {
+  gl_backend_device *self = self_of(device);
+  tflaccel_status status = wait_for_dispatches(self);
+  if (!self->profiling) return status;
+  /* A failed run leaves no times (profile_read gives none). */
+  if (status != NULL) {
+    gl_dispatch_timer_drop_run(&self->timer);
+    return status;
+  }
+  return gl_dispatch_timer_collect(&self->timer);
+}
+
+/* No times for a run with a disjoint event (gl_timer.h): gpu_profile
+ * takes a count short of the run's dispatches as an error, so that run
+ * fails rather than report meaningless times. */
+static tflaccel_status profile_read(void *device, double *microseconds, uint32_t capacity,
+                                    uint32_t *count) {
+  gl_dispatch_timer_read(&self_of(device)->timer, microseconds, capacity, count);
+  return NULL;
+}
+
+tflaccel_status gl_backend_init(const tflaccel_host_services *host, int32_t profiling,
+                                gl_backend_device *device, gpu_backend *backend) {
   memset(device, 0, sizeof *device);
   memset(backend, 0, sizeof *backend);
   device->host = host;
@@ -197,13 +252,17 @@ tflaccel_status gl_backend_init(const tflaccel_host_services *host, gl_backend_d
     if (device->max_group_count[i] < 1) device->max_group_count[i] = 1;
   }
   status = gl_program_set_init(host, &device->programs);
+  if (status == NULL && profiling) status = gl_dispatch_timer_init(host, &device->timer);
   if (status != NULL) return status;
+  device->profiling = profiling != 0;
   backend->host = host;
   backend->plugin_name = "gpu_gl";
   backend->device = device;
   /* GLES has no portable switch for half arithmetic: half storage only. */
   backend->has_half_math = 0;
-  backend->features = GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE;
+  backend->features =
+      GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE | GPU_FEATURE_AVOID_ORDERED;
+  backend->binding_alignment = 16; /* whole vectors (kernels/glsl/common.glsl) */
   /* Tensors start on 16 bytes: a slice, and an even number of halves. */
   backend->buffer_alignment = 16;
   backend->buffer_create = buffer_create;
@@ -215,10 +274,19 @@ tflaccel_status gl_backend_init(const tflaccel_host_services *host, gl_backend_d
   backend->kernel_set_int = kernel_set_int;
   backend->dispatch = dispatch;
   backend->finish = finish;
+  if (device->profiling) {
+    backend->profiling = 1;
+    backend->profile_read = profile_read;
+  }
   return NULL;
+}
+
+void gl_backend_begin_run(gl_backend_device *device) {
+  if (device->profiling) gl_dispatch_timer_drop_run(&device->timer);
 }
 
 void gl_backend_release(gl_backend_device *device) {
   glUseProgram(0);
+  gl_dispatch_timer_release(&device->timer);
   gl_program_set_release(&device->programs);
 }

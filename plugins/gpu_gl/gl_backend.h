@@ -3,13 +3,15 @@
  * (gl_program.h), kernel objects that remember their storage buffers and
  * parameter offset, dispatches issued in order with
  * glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT) between them, and a fence
- * waited on at the end. Every function runs on the device's worker thread
- * (gl_worker.h). */
+ * waited on at the end. With profiling (plugin option profile = 1), timer
+ * queries around the dispatches (gl_timer.h), read by finish() after the
+ * fence. Every function runs on the device's worker thread (gl_worker.h). */
 #ifndef TFLACCEL_GPU_GL_GL_BACKEND_H
 #define TFLACCEL_GPU_GL_GL_BACKEND_H
 
 #include "plugins/gpu_common/gpu_backend.h"
 #include "plugins/gpu_gl/gl_program.h"
+#include "plugins/gpu_gl/gl_timer.h"
 #include "tflaccel/accelerator.h"
 
 #define GL_BACKEND_BINDINGS 8 /* parameters + GPU_MAX_ARGS tensors */
@@ -20,11 +22,19 @@ typedef struct gl_backend_device {
   GLint max_invocations, max_group_size[3], max_group_count[3];
   GLint64 max_block_size; /* GL_MAX_SHADER_STORAGE_BLOCK_SIZE */
   int dispatched;         /* a dispatch since the last barrier */
+  int32_t profiling;      /* times every dispatch with timer */
+  gl_dispatch_timer timer;
 } gl_backend_device;
 
-/* Queries the context's limits and fills backend (which points at device). */
-tflaccel_status gl_backend_init(const tflaccel_host_services *host, gl_backend_device *device,
-                                gpu_backend *backend);
+/* Queries the context's limits and fills backend (which points at device).
+ * profiling: time every dispatch (the plugin option profile = 1); fails
+ * with TFLACCEL_UNSUPPORTED when the context has no timer queries. */
+tflaccel_status gl_backend_init(const tflaccel_host_services *host, int32_t profiling,
+                                gl_backend_device *device, gpu_backend *backend);
 void gl_backend_release(gl_backend_device *device);
+
+/* Before each run: forgets the timer queries of a run that ended before
+ * its finish(), whatever ended it. */
+void gl_backend_begin_run(gl_backend_device *device);
 
 #endif

@@ -22,6 +22,8 @@ plugins_libgpu_gl_la_SOURCES = \
 	plugins/gpu_gl/gl_buffer.h \
 	plugins/gpu_gl/gl_error.c \
 	plugins/gpu_gl/gl_error.h \
+	plugins/gpu_gl/gl_timer.c \
+	plugins/gpu_gl/gl_timer.h \
 	plugins/gpu_gl/gl_worker.c \
 	plugins/gpu_gl/gl_worker.h
 nodist_plugins_libgpu_gl_la_SOURCES = kernels/glsl_gles_sources.c

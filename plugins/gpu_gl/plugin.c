@@ -4,7 +4,13 @@
  * (gl_worker.h), so that any thread may call the plugin. The GPU layer
  * (plugins/gpu_common) decides which ops run and lowers partitions into
  * dispatches of the GLSL kernels in kernels/glsl/, which gl_backend
- * compiles for the context and issues. */
+ * compiles for the context and issues.
+ *
+ * Options (section [plugin.gpu_gl]):
+ *   device=N   use display N of those found
+ *   profile=1  time every dispatch with GL timer queries
+ *              (GL_EXT_disjoint_timer_query, gl_timer.h); each compiled
+ *              partition logs where its GPU time went when destroyed */
 #include "config.h"
 
 #include <errno.h>
@@ -24,6 +30,7 @@
 typedef struct gl_plugin_state {
   const tflaccel_host_services *host;
   egl_display_list displays;
+  int32_t profiling; /* option profile = 1 */
 } gl_plugin_state;
 
 typedef struct gl_plugin_device {
@@ -33,6 +40,7 @@ typedef struct gl_plugin_device {
   gl_worker worker;
   gl_backend_device backend_device;
   gpu_backend backend;
+  int32_t profiling; /* the plugin's option profile, for gl_backend_init */
 } gl_plugin_device;
 
 static gl_plugin_device *plugin_device(tflaccel_device *device) {
@@ -98,6 +106,7 @@ static void executable_destroy(tflaccel_device *device, tflaccel_executable *exe
 }
 
 typedef struct execute_job {
+  gl_plugin_device *self;
   gpu_executable *executable;
   const tflaccel_binding *bindings;
   uint32_t binding_count;
@@ -105,6 +114,7 @@ typedef struct execute_job {
 
 static tflaccel_status run_execute(void *argument) {
   execute_job *job = argument;
+  gl_backend_begin_run(&job->self->backend_device);
   return gpu_executable_run(job->executable, job->bindings, job->binding_count);
 }
 
@@ -116,7 +126,8 @@ static tflaccel_status execute(tflaccel_device *device, tflaccel_executable *exe
   if (executable == NULL)
     return self->host->status_make(TFLACCEL_INVALID_ARGUMENT,
                                    "gpu_gl: execute without an executable");
-  execute_job job = {.executable = (gpu_executable *)executable,
+  execute_job job = {.self = self,
+                     .executable = (gpu_executable *)executable,
                      .bindings = bindings,
                      .binding_count = binding_count};
   return gl_worker_run(&self->worker, run_execute, &job);
@@ -188,7 +199,7 @@ static tflaccel_status buffer_read(tflaccel_device *device, tflaccel_buffer *buf
 
 static tflaccel_status run_backend_init(void *argument) {
   gl_plugin_device *self = argument;
-  return gl_backend_init(self->host, &self->backend_device, &self->backend);
+  return gl_backend_init(self->host, self->profiling, &self->backend_device, &self->backend);
 }
 
 static tflaccel_status run_backend_release(void *argument) {
@@ -250,7 +261,9 @@ static tflaccel_status plugin_init(const tflaccel_host_services *host, void **st
   if (self == NULL) return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_gl: out of memory");
   memset(self, 0, sizeof *self);
   self->host = host;
-  tflaccel_status status = egl_display_list_scan(host, &self->displays);
+  /* Read first: a bad value names the option, whatever the drivers do. */
+  tflaccel_status status = gpu_option_profile(host, "gpu_gl", &self->profiling);
+  if (status == NULL) status = egl_display_list_scan(host, &self->displays);
   if (status == NULL) status = apply_device_option(host, &self->displays);
   if (status != NULL) {
     plugin_shutdown(self);
@@ -292,6 +305,7 @@ static tflaccel_status device_create(void *state, uint32_t index, tflaccel_devic
   memset(created, 0, sizeof *created);
   created->base.vtable = &device_vtable;
   created->host = host;
+  created->profiling = self->profiling;
   tflaccel_status status =
       egl_device_context_create(host, &self->displays.entries[index], &created->egl);
   if (status != NULL) {

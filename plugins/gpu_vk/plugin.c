@@ -13,6 +13,17 @@
  *                     fallbacks, for tests
  *   staging=1         fill device buffers through staging copies even where
  *                     they could be mapped (tests that path)
+ *   device_local_io=  auto (default), 1 or 0: whether the buffers the core
+ *                     creates (partition inputs and outputs) are mirrored,
+ *                     device-local for the kernels with a host-visible
+ *                     mirror for the host, copied between in each run's one
+ *                     submission (vk_buffer.h, vk_backend.h). auto: where
+ *                     host-visible memory is not device-local (discrete
+ *                     GPUs, whose kernels would otherwise reach the core's
+ *                     buffers across the bus); elsewhere (software,
+ *                     integrated) those buffers stay mapped memory the
+ *                     kernels use directly, which is faster there. 1 forces
+ *                     mirroring (tests that path on any device)
  *   profile=1         time every dispatch with timestamps; each compiled
  *                     partition logs where its GPU time went when destroyed */
 #include "config.h"
@@ -36,7 +47,8 @@ typedef struct vk_plugin_state {
   vk_debug debug; /* used when validation=1 */
   int32_t validation;
   int32_t stage_device_buffers;
-  int32_t profiling; /* option profile = 1 */
+  int32_t profiling;       /* option profile = 1 */
+  int32_t device_local_io; /* option device_local_io: 0, 1, or -1 for auto */
   vk_instance_context vulkan;
 } vk_plugin_state;
 
@@ -47,6 +59,7 @@ typedef struct vk_plugin_device {
   vk_device_context vulkan;
   vk_backend_device backend_device;
   gpu_backend backend;
+  vk_memory_kind io_memory; /* of the buffers the core creates */
 } vk_plugin_device;
 
 static vk_plugin_device *plugin_device(tflaccel_device *device) {
@@ -125,7 +138,7 @@ static tflaccel_status buffer_create(tflaccel_device *device, uint64_t size,
                                      tflaccel_buffer **buffer) {
   vk_plugin_device *self = plugin_device(device);
   tflaccel_status status = with_validation(
-      self, vk_buffer_create(self->host, &self->vulkan, size, VK_MEMORY_HOST, buffer));
+      self, vk_buffer_create(self->host, &self->vulkan, size, self->io_memory, buffer));
   if (status != NULL && *buffer != NULL) {
     vk_buffer_destroy(self->host, &self->vulkan, *buffer);
     *buffer = NULL;
@@ -140,12 +153,16 @@ static void buffer_destroy(tflaccel_device *device, tflaccel_buffer *buffer) {
 
 static tflaccel_status buffer_write(tflaccel_device *device, tflaccel_buffer *buffer,
                                     uint64_t offset, const void *source, uint64_t size) {
-  return vk_buffer_write(plugin_device(device)->host, buffer, offset, source, size);
+  vk_plugin_device *self = plugin_device(device);
+  return with_validation(
+      self, vk_backend_buffer_write(&self->backend_device, buffer, offset, source, size));
 }
 
 static tflaccel_status buffer_read(tflaccel_device *device, tflaccel_buffer *buffer,
                                    uint64_t offset, void *destination, uint64_t size) {
-  return vk_buffer_read(plugin_device(device)->host, buffer, offset, destination, size);
+  vk_plugin_device *self = plugin_device(device);
+  return with_validation(
+      self, vk_backend_buffer_read(&self->backend_device, buffer, offset, destination, size));
 }
 
 /* ---- devices ---- */
@@ -209,6 +226,19 @@ static tflaccel_status read_options(const tflaccel_host_services *host, vk_plugi
   if (status == NULL) status = flag_option(host, "staging", 0, &self->stage_device_buffers);
   if (status == NULL) status = gpu_option_profile(host, "gpu_vk", &self->profiling);
   if (status != NULL) return status;
+  const char *device_local_io = host->config_get(host->context, "device_local_io");
+  self->device_local_io = -1;
+  if (device_local_io != NULL) {
+    if (strcmp(device_local_io, "1") == 0 || strcmp(device_local_io, "true") == 0) {
+      self->device_local_io = 1;
+    } else if (strcmp(device_local_io, "0") == 0 || strcmp(device_local_io, "false") == 0) {
+      self->device_local_io = 0;
+    } else if (strcmp(device_local_io, "auto") != 0) {
+      return host->status_make(TFLACCEL_INVALID_CONFIG,
+                               "gpu_vk option device_local_io=%s is not 0, 1 or auto",
+                               device_local_io);
+    }
+  }
   const char *features = host->config_get(host->context, "fp16_features");
   if (features != NULL) {
     if (strcmp(features, "storage") == 0) {
@@ -296,8 +326,21 @@ static tflaccel_status device_create(void *state, uint32_t index, tflaccel_devic
     return status;
   }
   created->vulkan.stage_device_buffers = self->stage_device_buffers;
-  status = vk_backend_init(host, &created->vulkan, self->profiling, &created->backend_device,
-                           &created->backend);
+  int mirrored = self->device_local_io == 1;
+  if (self->device_local_io < 0) {
+    int device_local = 1;
+    status = vk_buffer_host_memory_is_device_local(host, &created->vulkan, &device_local);
+    mirrored = !device_local;
+  }
+  created->io_memory = mirrored ? VK_MEMORY_MIRRORED : VK_MEMORY_HOST;
+  if (status == NULL)
+    host->log(host->context, TFLACCEL_LOG_DEBUG, "%s: partition inputs and outputs %s",
+              self->vulkan.entries[index].info.name,
+              mirrored ? "in device-local memory, copied through host-visible mirrors"
+                       : "in mapped host-visible memory");
+  if (status == NULL)
+    status = vk_backend_init(host, &created->vulkan, self->profiling, &created->backend_device,
+                             &created->backend);
   if (status == NULL) status = vk_debug_take_errors(created->debug);
   if (status != NULL) {
     vk_backend_release(&created->backend_device);

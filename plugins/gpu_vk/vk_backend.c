@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "plugins/gpu_vk/vk_backend.h"
 #include "plugins/gpu_vk/vk_buffer.h"
@@ -18,6 +19,13 @@
  * tensors, 1 the output. */
 #define SLOT_BASE 1
 #define BINDING_OUTPUT 1
+
+/* A mirrored buffer the recorded sequence binds; written: a dispatch
+ * writes it (a partition output). */
+typedef struct vk_bound_mirror {
+  tflaccel_buffer *buffer;
+  int32_t written;
+} vk_bound_mirror;
 
 typedef struct vk_recorded_dispatch {
   gpu_kernel_object *object;
@@ -39,6 +47,9 @@ struct gpu_kernel_object {
   VkCommandBuffer commands;
   vk_recorded_dispatch *recorded;
   uint32_t recorded_count, recorded_capacity;
+  /* The mirrored buffers that sequence binds, each once. */
+  vk_bound_mirror *mirrors;
+  uint32_t mirror_count, mirror_capacity;
   /* Profiling: that sequence's timestamps, one before its first dispatch
    * and one after each. */
   VkQueryPool timestamps;
@@ -59,16 +70,39 @@ static void buffer_destroy(void *device, tflaccel_buffer *buffer) {
   vk_buffer_destroy(self->host, self->context, buffer);
 }
 
-/* Submits the device's one-shot command buffer and waits for it. */
-static tflaccel_status submit_and_wait(vk_backend_device *self, VkCommandBuffer commands) {
+/* Submits command buffers, in order, as one submission with the device's
+ * fence, and waits for it. */
+/* Polls the fence for up to FENCE_SPIN_NS before blocking on it: a run is
+ * typically a millisecond, and a blocking wait wakes the thread up late
+ * (what OpenCL drivers' clFinish avoids by spinning too). */
+#define FENCE_SPIN_NS 5000000
+static uint64_t monotonic_ns(void) {
+  struct timespec now;
+  if (clock_gettime(CLOCK_MONOTONIC, &now) != 0) return 0;
+  return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+static VkResult wait_for_fence(vk_backend_device *self) {
+  uint64_t start = monotonic_ns();
+  for (;;) {
+    VkResult status = vkGetFenceStatus(self->context->device, self->fence);
+    if (status != VK_NOT_READY) return status;
+    uint64_t now = monotonic_ns();
+    if (now == 0 || start == 0 || now - start > FENCE_SPIN_NS) break;
+  }
+  return vkWaitForFences(self->context->device, 1, &self->fence, VK_TRUE, UINT64_MAX);
+}
+
+static tflaccel_status submit_and_wait(vk_backend_device *self, uint32_t count,
+                                       const VkCommandBuffer *commands) {
   const VkSubmitInfo submit = {
       .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-      .commandBufferCount = 1,
-      .pCommandBuffers = &commands,
+      .commandBufferCount = count,
+      .pCommandBuffers = commands,
   };
   VkResult result = vkQueueSubmit(self->context->queue, 1, &submit, self->fence);
   if (result != VK_SUCCESS) return vk_call_failed(self->host, "vkQueueSubmit", result);
-  result = vkWaitForFences(self->context->device, 1, &self->fence, VK_TRUE, UINT64_MAX);
+  result = wait_for_fence(self);
   VkResult reset = vkResetFences(self->context->device, 1, &self->fence);
   if (result != VK_SUCCESS) return vk_call_failed(self->host, "vkWaitForFences", result);
   if (reset != VK_SUCCESS) return vk_call_failed(self->host, "vkResetFences", reset);
@@ -107,7 +141,7 @@ static tflaccel_status upload_staged(vk_backend_device *self, tflaccel_buffer *b
     if (result != VK_SUCCESS)
       status = vk_call_failed(self->host, "recording a staging copy", result);
   }
-  if (status == NULL) status = submit_and_wait(self, commands);
+  if (status == NULL) status = submit_and_wait(self, 1, &commands);
   vk_buffer_destroy(self->host, self->context, staging);
   return status;
 }
@@ -127,6 +161,98 @@ static tflaccel_status buffer_upload(void *device, tflaccel_buffer *buffer, cons
     return NULL;
   }
   return upload_staged(self, buffer, data, size);
+}
+
+/* ---- mirrored buffers ---- */
+
+static void global_barrier(VkCommandBuffer commands, VkPipelineStageFlags source_stage,
+                           VkAccessFlags source_access, VkPipelineStageFlags destination_stage,
+                           VkAccessFlags destination_access) {
+  const VkMemoryBarrier barrier = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+      .srcAccessMask = source_access,
+      .dstAccessMask = destination_access,
+  };
+  vkCmdPipelineBarrier(commands, source_stage, destination_stage, 0, 1, &barrier, 0, NULL, 0,
+                       NULL);
+}
+
+/* Records one whole-buffer copy, replayable: first waiting for earlier
+ * dispatches and copies (their writes, and their reads of what it
+ * overwrites); a download then makes its writes visible to the host. */
+static VkResult record_copy(VkCommandBuffer commands, VkBuffer source, VkBuffer destination,
+                            VkDeviceSize size, int download) {
+  const VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  VkResult result = vkBeginCommandBuffer(commands, &begin);
+  if (result != VK_SUCCESS) return result;
+  global_barrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                 VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                 VK_PIPELINE_STAGE_TRANSFER_BIT,
+                 VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+  const VkBufferCopy region = {.srcOffset = 0, .dstOffset = 0, .size = size};
+  vkCmdCopyBuffer(commands, source, destination, 1, &region);
+  if (download)
+    global_barrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  return vkEndCommandBuffer(commands);
+}
+
+/* Records a mirrored buffer's upload and download, once. */
+static tflaccel_status prepare_copies(vk_backend_device *self, tflaccel_buffer *buffer) {
+  if (vk_buffer_upload_commands(buffer) != VK_NULL_HANDLE) return NULL;
+  const VkCommandBufferAllocateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+      .commandPool = self->command_pool,
+      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+      .commandBufferCount = 2,
+  };
+  VkCommandBuffer copies[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
+  VkResult result = vkAllocateCommandBuffers(self->context->device, &info, copies);
+  if (result != VK_SUCCESS)
+    return vk_call_failed(self->host, "vkAllocateCommandBuffers (buffer copies)", result);
+  VkBuffer device_side = vk_buffer_handle(buffer), mirror = vk_buffer_mirror_handle(buffer);
+  VkDeviceSize size = vk_buffer_allocation_size(buffer);
+  result = record_copy(copies[0], mirror, device_side, size, 0);
+  if (result == VK_SUCCESS) result = record_copy(copies[1], device_side, mirror, size, 1);
+  if (result != VK_SUCCESS) {
+    vkFreeCommandBuffers(self->context->device, self->command_pool, 2, copies);
+    return vk_call_failed(self->host, "recording a buffer's copies", result);
+  }
+  vk_buffer_keep_copies(buffer, self->command_pool, copies[0], copies[1]);
+  return NULL;
+}
+
+/* Brings a mirrored buffer's device bytes into its mirror now. */
+static tflaccel_status download_now(vk_backend_device *self, tflaccel_buffer *buffer) {
+  tflaccel_status status = prepare_copies(self, buffer);
+  if (status != NULL) return status;
+  VkCommandBuffer download = vk_buffer_download_commands(buffer);
+  status = submit_and_wait(self, 1, &download);
+  if (status == NULL) vk_buffer_set_mirror_state(buffer, VK_MIRROR_CURRENT);
+  return status;
+}
+
+tflaccel_status vk_backend_buffer_write(vk_backend_device *device, tflaccel_buffer *buffer,
+                                        uint64_t offset, const void *source, uint64_t size) {
+  /* The upload copies the whole mirror: a partial write must not bring
+   * stale bytes around it back over newer device ones. */
+  int partial = offset != 0 || size < vk_buffer_size(buffer);
+  if (vk_buffer_is_mirrored(buffer) &&
+      vk_buffer_mirror_state(buffer) == VK_MIRROR_DEVICE_NEWER && partial) {
+    tflaccel_status status = download_now(device, buffer);
+    if (status != NULL) return status;
+  }
+  return vk_buffer_write(device->host, buffer, offset, source, size);
+}
+
+tflaccel_status vk_backend_buffer_read(vk_backend_device *device, tflaccel_buffer *buffer,
+                                       uint64_t offset, void *destination, uint64_t size) {
+  if (vk_buffer_is_mirrored(buffer) &&
+      vk_buffer_mirror_state(buffer) == VK_MIRROR_DEVICE_NEWER) {
+    tflaccel_status status = download_now(device, buffer);
+    if (status != NULL) return status;
+  }
+  return vk_buffer_read(device->host, buffer, offset, destination, size);
 }
 
 /* ---- kernels ---- */
@@ -215,6 +341,7 @@ static void kernel_destroy(void *device, gpu_kernel_object *object) {
     vkFreeCommandBuffers(handle, self->command_pool, 1, &object->commands);
   if (object->timestamps != VK_NULL_HANDLE) vkDestroyQueryPool(handle, object->timestamps, NULL);
   if (object->recorded != NULL) self->host->free(self->host->context, object->recorded);
+  if (object->mirrors != NULL) self->host->free(self->host->context, object->mirrors);
   VkResult result = vkFreeDescriptorSets(handle, object->pool, 1, &object->set);
   if (result != VK_SUCCESS)
     self->host->log(self->host->context, TFLACCEL_LOG_WARNING,
@@ -388,15 +515,23 @@ static void memory_barrier(VkCommandBuffer commands, VkPipelineStageFlags destin
                        &barrier, 0, NULL, 0, NULL);
 }
 
-/* timestamps: VK_NULL_HANDLE, or a pool with a query per dispatch and one. */
+/* timestamps: VK_NULL_HANDLE, or a pool with a query per dispatch and one.
+ * after_uploads: the sequence binds mirrored buffers, whose uploads may
+ * come before it in the submission. */
 static void record_dispatches(const vk_backend_device *self, VkCommandBuffer commands,
-                              VkQueryPool timestamps) {
+                              VkQueryPool timestamps, int after_uploads) {
   buffer_tracker tracker = {.read_count = 0, .written_count = 0};
   VkPipeline bound = VK_NULL_HANDLE;
+  if (after_uploads)
+    global_barrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   if (timestamps != VK_NULL_HANDLE) {
-    /* The buffer is replayed every run: its queries start over each time. */
+    /* The buffer is replayed every run: its queries start over each time.
+     * The first timestamp waits for what came before in the submission
+     * (uploads), so that only dispatches are timed. */
     vkCmdResetQueryPool(commands, timestamps, 0, self->pending_count + 1);
-    vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps, 0);
+    vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps, 0);
   }
   for (uint32_t i = 0; i < self->pending_count; ++i) {
     const vk_pending_dispatch *pending = &self->pending[i];
@@ -454,6 +589,56 @@ static tflaccel_status reserve_timestamps(vk_backend_device *self, gpu_kernel_ob
   return NULL;
 }
 
+/* Lists in the head the mirrored buffers the pending sequence binds, with
+ * their copies recorded, and makes room for finish()'s submission. */
+static tflaccel_status list_mirrors(vk_backend_device *self, gpu_kernel_object *head) {
+  const tflaccel_host_services *host = self->host;
+  head->mirror_count = 0;
+  for (uint32_t i = 0; i < self->pending_count; ++i) {
+    const gpu_kernel_object *object = self->pending[i].object;
+    for (int b = 0; b < VK_PIPELINE_BINDINGS; ++b) {
+      tflaccel_buffer *buffer = object->buffers[b];
+      if (!vk_buffer_is_mirrored(buffer)) continue;
+      vk_bound_mirror *found = NULL;
+      for (uint32_t m = 0; m < head->mirror_count && found == NULL; ++m)
+        if (head->mirrors[m].buffer == buffer) found = &head->mirrors[m];
+      if (found == NULL) {
+        if (head->mirror_count == head->mirror_capacity) {
+          uint32_t capacity = head->mirror_capacity ? head->mirror_capacity * 2 : 8;
+          vk_bound_mirror *grown =
+              host->alloc(host->context, capacity * sizeof *grown, _Alignof(vk_bound_mirror));
+          if (grown == NULL)
+            return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_vk: out of memory (mirrors)");
+          if (head->mirrors != NULL) {
+            memcpy(grown, head->mirrors, head->mirror_count * sizeof *grown);
+            host->free(host->context, head->mirrors);
+          }
+          head->mirrors = grown;
+          head->mirror_capacity = capacity;
+        }
+        tflaccel_status status = prepare_copies(self, buffer);
+        if (status != NULL) return status;
+        found = &head->mirrors[head->mirror_count++];
+        found->buffer = buffer;
+        found->written = 0;
+      }
+      if (b == BINDING_OUTPUT) found->written = 1;
+    }
+  }
+  /* At most an upload and a download per buffer, around the sequence. */
+  uint32_t needed = 2 * head->mirror_count + 1;
+  if (self->submission_capacity < needed) {
+    VkCommandBuffer *grown =
+        host->alloc(host->context, needed * sizeof *grown, _Alignof(VkCommandBuffer));
+    if (grown == NULL)
+      return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_vk: out of memory (submission)");
+    if (self->submission != NULL) host->free(host->context, self->submission);
+    self->submission = grown;
+    self->submission_capacity = needed;
+  }
+  return NULL;
+}
+
 /* Records the pending sequence into the head's command buffer. */
 static tflaccel_status record(vk_backend_device *self, gpu_kernel_object *head) {
   const tflaccel_host_services *host = self->host;
@@ -467,6 +652,8 @@ static tflaccel_status record(vk_backend_device *self, gpu_kernel_object *head) 
     head->recorded_capacity = self->pending_count;
   }
   head->recorded_count = 0; /* invalid until recorded in full */
+  tflaccel_status listed_status = list_mirrors(self, head);
+  if (listed_status != NULL) return listed_status;
   VkResult result;
   if (head->commands == VK_NULL_HANDLE) {
     const VkCommandBufferAllocateInfo info = {
@@ -491,7 +678,8 @@ static tflaccel_status record(vk_backend_device *self, gpu_kernel_object *head) 
   const VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   result = vkBeginCommandBuffer(head->commands, &begin);
   if (result != VK_SUCCESS) return vk_call_failed(host, "vkBeginCommandBuffer", result);
-  record_dispatches(self, head->commands, self->profiling ? head->timestamps : VK_NULL_HANDLE);
+  record_dispatches(self, head->commands, self->profiling ? head->timestamps : VK_NULL_HANDLE,
+                    head->mirror_count > 0);
   result = vkEndCommandBuffer(head->commands);
   if (result != VK_SUCCESS) return vk_call_failed(host, "vkEndCommandBuffer", result);
   for (uint32_t i = 0; i < self->pending_count; ++i) {
@@ -544,6 +732,31 @@ static tflaccel_status read_timestamps(vk_backend_device *self, const gpu_kernel
   return NULL;
 }
 
+/* Submits the head's sequence between the copies of its mirrored buffers
+ * (uploads of those the host wrote, downloads of those it writes), as one
+ * submission, waits, and notes that mirror and device agree again. */
+static tflaccel_status submit_run(vk_backend_device *self, gpu_kernel_object *head) {
+  uint32_t count = 0;
+  for (uint32_t m = 0; m < head->mirror_count; ++m)
+    if (vk_buffer_mirror_state(head->mirrors[m].buffer) == VK_MIRROR_HOST_NEWER)
+      self->submission[count++] = vk_buffer_upload_commands(head->mirrors[m].buffer);
+  self->submission[count++] = head->commands;
+  for (uint32_t m = 0; m < head->mirror_count; ++m) {
+    if (!head->mirrors[m].written) continue;
+    self->submission[count++] = vk_buffer_download_commands(head->mirrors[m].buffer);
+    /* Until the wait says the download is done. */
+    vk_buffer_set_mirror_state(head->mirrors[m].buffer, VK_MIRROR_DEVICE_NEWER);
+  }
+  tflaccel_status status = submit_and_wait(self, count, self->submission);
+  if (status != NULL) return status;
+  /* Uploaded (the host-newer ones) or downloaded (the written ones). */
+  for (uint32_t m = 0; m < head->mirror_count; ++m)
+    if (head->mirrors[m].written ||
+        vk_buffer_mirror_state(head->mirrors[m].buffer) == VK_MIRROR_HOST_NEWER)
+      vk_buffer_set_mirror_state(head->mirrors[m].buffer, VK_MIRROR_CURRENT);
+  return NULL;
+}
+
 static tflaccel_status finish(void *device) {
   vk_backend_device *self = self_of(device);
   self->time_count = 0;
@@ -554,7 +767,7 @@ static tflaccel_status finish(void *device) {
     self->replays++;
   else
     status = record(self, head);
-  if (status == NULL) status = submit_and_wait(self, head->commands);
+  if (status == NULL) status = submit_run(self, head);
   if (status == NULL && self->profiling) status = read_timestamps(self, head, self->pending_count);
   self->pending_count = 0;
   return status;
@@ -641,6 +854,7 @@ tflaccel_status vk_backend_init(const tflaccel_host_services *host,
   backend->device = device;
   backend->has_half_math = native_half && entry->shader_float16;
   backend->features = GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE;
+  backend->binding_alignment = 16; /* whole vectors (kernels/glsl/common.glsl) */
   /* Tensors start on 16 bytes: a slice, and an even number of halves. */
   backend->buffer_alignment = 16;
   backend->buffer_create = buffer_create;
@@ -671,6 +885,7 @@ void vk_backend_release(vk_backend_device *device) {
     vkDestroyDescriptorPool(handle, device->pools[i], NULL);
   if (device->pools != NULL) host->free(host->context, device->pools);
   if (device->pending != NULL) host->free(host->context, device->pending);
+  if (device->submission != NULL) host->free(host->context, device->submission);
   if (device->ticks != NULL) host->free(host->context, device->ticks);
   if (device->times_us != NULL) host->free(host->context, device->times_us);
   vk_pipeline_set_release(&device->pipelines);

@@ -11,7 +11,17 @@
  * memory barrier separates a dispatch from the earlier ones only when they
  * touch a common buffer that one of them writes. With profiling, it also
  * writes a timestamp before the first dispatch and after each into a query
- * pool of the head object, read by finish() after the fence. */
+ * pool of the head object, read by finish() after the fence.
+ *
+ * Mirrored buffers (vk_buffer.h: the core's buffers on devices whose
+ * host-visible memory is not device-local) that the sequence binds are
+ * listed with its recording. finish() submits, in the one submission it
+ * waits for, the upload (mirror -> device) of each such buffer the host
+ * wrote since, then the sequence, then the download (device -> mirror) of
+ * each one a dispatch writes: a partition's outputs. Each buffer's two
+ * copies are recorded once, with their barriers, and kept with it; the
+ * sequence then starts with a barrier making transfer writes visible to
+ * the dispatches. */
 #ifndef TFLACCEL_GPU_VK_VK_BACKEND_H
 #define TFLACCEL_GPU_VK_VK_BACKEND_H
 
@@ -33,6 +43,8 @@ typedef struct vk_backend_device {
   VkCommandPool command_pool;
   VkCommandBuffer transfer_commands; /* staging copies */
   VkFence fence;
+  VkCommandBuffer *submission; /* room for finish()'s command buffers */
+  uint32_t submission_capacity;
   VkDescriptorPool *pools; /* host->alloc'ed; kernel objects' sets come from the last */
   uint32_t pool_count, pool_capacity;
   vk_pending_dispatch *pending; /* queued since the last finish() */
@@ -58,5 +70,13 @@ void vk_backend_release(vk_backend_device *device);
 
 /* Forgets dispatches queued by a run that failed before finish(). */
 void vk_backend_begin_run(vk_backend_device *device);
+
+/* The host's copies into and out of a buffer the core created. A mirrored
+ * buffer whose device side is newer is first downloaded (submitted and
+ * waited for) before a read, or before a write that leaves part of it. */
+tflaccel_status vk_backend_buffer_write(vk_backend_device *device, tflaccel_buffer *buffer,
+                                        uint64_t offset, const void *source, uint64_t size);
+tflaccel_status vk_backend_buffer_read(vk_backend_device *device, tflaccel_buffer *buffer,
+                                       uint64_t offset, void *destination, uint64_t size);
 
 #endif

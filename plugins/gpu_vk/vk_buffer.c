@@ -13,9 +13,38 @@ struct tflaccel_buffer {
   VkDeviceMemory memory;
   unsigned char *mapped; /* the whole allocation, mapped for the buffer's life, or NULL */
   uint64_t size;         /* as requested */
+  VkDeviceSize allocation; /* bytes of the VkBuffer(s): size rounded up to 16 */
+  /* Mirrored buffers only (mirror != VK_NULL_HANDLE). */
+  VkDevice device;
+  VkBuffer mirror;
+  VkDeviceMemory mirror_memory;
+  unsigned char *mirror_mapped; /* mapped for the buffer's life */
+  int32_t mirror_coherent;      /* else flushed after writes, invalidated before reads */
+  int32_t state;                /* vk_mirror_state */
+  VkCommandPool pool;           /* of upload and download */
+  VkCommandBuffer upload, download;
 };
 
 #define HOST_ACCESS (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)
+#define HOST_CACHED VK_MEMORY_PROPERTY_HOST_CACHED_BIT
+
+/* Memory properties each kind asks for, best first; the next is tried when
+ * no type of one has room. Host buffers: cached first, as the host reads
+ * results from them (a discrete GPU's uncached host memory reads slowly)
+ * and the device reaches them alike. Mirrors: cached, coherent or not (the
+ * host reads them; flushes and invalidations are cheap next to uncached
+ * reads), then any coherent. Device buffers: device-local, else anything. */
+static const VkMemoryPropertyFlags host_preferences[] = {HOST_ACCESS | HOST_CACHED, HOST_ACCESS};
+static const VkMemoryPropertyFlags mirror_preferences[] = {
+    HOST_ACCESS | HOST_CACHED, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | HOST_CACHED, HOST_ACCESS};
+static const VkMemoryPropertyFlags device_preferences[] = {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+                                                           0};
+
+/* What the kernels may do with a buffer, and what a mirror needs. */
+#define KERNEL_USAGE                                                              \
+  (VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | \
+   VK_BUFFER_USAGE_TRANSFER_DST_BIT)
+#define MIRROR_USAGE (VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT)
 
 VkBuffer vk_buffer_handle(const tflaccel_buffer *buffer) { return buffer->buffer; }
 
@@ -23,9 +52,50 @@ unsigned char *vk_buffer_mapped(const tflaccel_buffer *buffer) { return buffer->
 
 uint64_t vk_buffer_size(const tflaccel_buffer *buffer) { return buffer->size; }
 
+int vk_buffer_is_mirrored(const tflaccel_buffer *buffer) {
+  return buffer->mirror != VK_NULL_HANDLE;
+}
+
+VkBuffer vk_buffer_mirror_handle(const tflaccel_buffer *buffer) { return buffer->mirror; }
+
+uint64_t vk_buffer_allocation_size(const tflaccel_buffer *buffer) { return buffer->allocation; }
+
+vk_mirror_state vk_buffer_mirror_state(const tflaccel_buffer *buffer) {
+  return (vk_mirror_state)buffer->state;
+}
+
+void vk_buffer_set_mirror_state(tflaccel_buffer *buffer, vk_mirror_state state) {
+  buffer->state = (int32_t)state;
+}
+
+VkCommandBuffer vk_buffer_upload_commands(const tflaccel_buffer *buffer) { return buffer->upload; }
+
+VkCommandBuffer vk_buffer_download_commands(const tflaccel_buffer *buffer) {
+  return buffer->download;
+}
+
+void vk_buffer_keep_copies(tflaccel_buffer *buffer, VkCommandPool pool, VkCommandBuffer upload,
+                           VkCommandBuffer download) {
+  buffer->pool = pool;
+  buffer->upload = upload;
+  buffer->download = download;
+}
+
+/* The first memory type, in the driver's order (faster types first), that
+ * the buffer accepts and that has all of `wanted`, or UINT32_MAX. */
+static uint32_t first_type(const vk_device_context *context,
+                           const VkMemoryRequirements *requirements, VkMemoryPropertyFlags wanted) {
+  const VkPhysicalDeviceMemoryProperties *properties = &context->entry->memory;
+  for (uint32_t type = 0; type < properties->memoryTypeCount; ++type)
+    if ((requirements->memoryTypeBits & (1u << type)) != 0 &&
+        (properties->memoryTypes[type].propertyFlags & wanted) == wanted)
+      return type;
+  return UINT32_MAX;
+}
+
 /* Tries the memory types the buffer accepts that have all of `wanted`, in
- * the driver's order (faster types first), until one has room: a full heap
- * (a small device-local window, say) should not stop a larger one. */
+ * the driver's order, until one has room: a full heap (a small device-local
+ * window, say) should not stop a larger one. */
 static VkResult allocate_from(const vk_device_context *context,
                               const VkMemoryRequirements *requirements,
                               VkMemoryPropertyFlags wanted, int *candidates, VkDeviceMemory *memory,
@@ -51,43 +121,98 @@ static VkResult allocate_from(const vk_device_context *context,
   return last;
 }
 
-/* Host buffers take host-visible, coherent memory, cached where there is
- * such; device buffers device-local memory, else any the buffer accepts. *host_access says
- * whether the memory chosen can be mapped. */
+/* Memory by the preferences (best first; the next only when the ones
+ * before have no type or no room). *flags: the properties of the type
+ * chosen. what names the memory wanted in the message when no type fits. */
 static tflaccel_status allocate_memory(const tflaccel_host_services *host,
                                        const vk_device_context *context,
                                        const VkMemoryRequirements *requirements,
-                                       vk_memory_kind kind, VkDeviceMemory *memory,
-                                       int *host_access) {
+                                       const VkMemoryPropertyFlags *preferences,
+                                       uint32_t preference_count, const char *what,
+                                       VkDeviceMemory *memory, VkMemoryPropertyFlags *flags) {
   int candidates = 0;
   uint32_t chosen = 0;
-  VkResult last;
-  if (kind == VK_MEMORY_HOST) {
-    /* Cached first: the host reads results from it (a discrete GPU's
-     * uncached host memory reads slowly), and the device reaches it alike. */
-    last = allocate_from(context, requirements, HOST_ACCESS | VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
-                         &candidates, memory, &chosen);
-    if (last != VK_SUCCESS)
-      last = allocate_from(context, requirements, HOST_ACCESS, &candidates, memory, &chosen);
-  } else {
-    last = allocate_from(context, requirements, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &candidates,
-                         memory, &chosen);
-    if (last == VK_ERROR_OUT_OF_DEVICE_MEMORY || last == VK_ERROR_OUT_OF_HOST_MEMORY)
-      last = allocate_from(context, requirements, 0, &candidates, memory, &chosen);
+  VkResult last = VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  for (uint32_t p = 0; p < preference_count; ++p) {
+    last = allocate_from(context, requirements, preferences[p], &candidates, memory, &chosen);
+    if (last != VK_ERROR_OUT_OF_DEVICE_MEMORY && last != VK_ERROR_OUT_OF_HOST_MEMORY) break;
   }
   if (last == VK_SUCCESS) {
-    VkMemoryPropertyFlags flags = context->entry->memory.memoryTypes[chosen].propertyFlags;
-    *host_access = (flags & HOST_ACCESS) == HOST_ACCESS;
+    *flags = context->entry->memory.memoryTypes[chosen].propertyFlags;
     return NULL;
   }
   *memory = VK_NULL_HANDLE;
   if (candidates == 0)
     return host->status_make(TFLACCEL_BACKEND_ERROR, "no %sVulkan memory type accepts the buffer",
-                             kind == VK_MEMORY_HOST ? "host-visible, coherent " : "");
+                             what);
   char call[64];
   snprintf(call, sizeof call, "vkAllocateMemory(%llu bytes)",
            (unsigned long long)requirements->size);
   return vk_call_failed(host, call, last);
+}
+
+tflaccel_status vk_buffer_host_memory_is_device_local(const tflaccel_host_services *host,
+                                                      const vk_device_context *context,
+                                                      int *device_local) {
+  *device_local = 0;
+  /* Every buffer of the same usage accepts the same memory types, so a
+   * small one stands for all. */
+  const VkBufferCreateInfo create_info = {
+      .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+      .size = 16,
+      .usage = KERNEL_USAGE,
+      .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+  };
+  VkBuffer probe = VK_NULL_HANDLE;
+  VkResult result = vkCreateBuffer(context->device, &create_info, NULL, &probe);
+  if (result != VK_SUCCESS) return vk_call_failed(host, "vkCreateBuffer", result);
+  VkMemoryRequirements requirements;
+  vkGetBufferMemoryRequirements(context->device, probe, &requirements);
+  vkDestroyBuffer(context->device, probe, NULL);
+  uint32_t type = UINT32_MAX;
+  for (size_t p = 0; p < sizeof host_preferences / sizeof host_preferences[0]; ++p)
+    if ((type = first_type(context, &requirements, host_preferences[p])) != UINT32_MAX) break;
+  *device_local = type != UINT32_MAX && (context->entry->memory.memoryTypes[type].propertyFlags &
+                                         VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) != 0;
+  return NULL;
+}
+
+/* One VkBuffer of `allocation` bytes with its own memory; *mapped is set
+ * (the whole allocation) when mapped is not NULL and the memory chosen has
+ * all of map_when. */
+static tflaccel_status create_part(const tflaccel_host_services *host,
+                                   const vk_device_context *context, VkDeviceSize allocation,
+                                   VkBufferUsageFlags usage,
+                                   const VkMemoryPropertyFlags *preferences,
+                                   uint32_t preference_count, const char *what, VkBuffer *buffer,
+                                   VkDeviceMemory *memory, VkMemoryPropertyFlags *flags,
+                                   unsigned char **mapped, VkMemoryPropertyFlags map_when) {
+  const VkBufferCreateInfo create_info = {
+      .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+      .size = allocation,
+      .usage = usage,
+      .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+  };
+  *flags = 0;
+  VkResult result = vkCreateBuffer(context->device, &create_info, NULL, buffer);
+  if (result != VK_SUCCESS) {
+    *buffer = VK_NULL_HANDLE;
+    return vk_call_failed(host, "vkCreateBuffer", result);
+  }
+  VkMemoryRequirements requirements;
+  vkGetBufferMemoryRequirements(context->device, *buffer, &requirements);
+  tflaccel_status status = allocate_memory(host, context, &requirements, preferences,
+                                           preference_count, what, memory, flags);
+  if (status != NULL) return status;
+  result = vkBindBufferMemory(context->device, *buffer, *memory, 0);
+  if (result != VK_SUCCESS) return vk_call_failed(host, "vkBindBufferMemory", result);
+  if (mapped != NULL && (*flags & map_when) == map_when) {
+    void *address = NULL;
+    result = vkMapMemory(context->device, *memory, 0, VK_WHOLE_SIZE, 0, &address);
+    if (result != VK_SUCCESS) return vk_call_failed(host, "vkMapMemory", result);
+    *mapped = address;
+  }
+  return NULL;
 }
 
 tflaccel_status vk_buffer_create(const tflaccel_host_services *host,
@@ -108,38 +233,33 @@ tflaccel_status vk_buffer_create(const tflaccel_host_services *host,
     return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_vk buffer: out of memory");
   memset(created, 0, sizeof *created);
   created->size = size;
+  created->allocation = allocation;
 
-  const VkBufferCreateInfo create_info = {
-      .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-      .size = allocation,
-      .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-               VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-      .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
-  };
-  tflaccel_status status = NULL;
-  int host_access = 0;
-  VkResult result = vkCreateBuffer(context->device, &create_info, NULL, &created->buffer);
-  if (result != VK_SUCCESS) {
-    created->buffer = VK_NULL_HANDLE;
-    status = vk_call_failed(host, "vkCreateBuffer", result);
+  tflaccel_status status;
+  VkMemoryPropertyFlags flags = 0;
+  if (kind == VK_MEMORY_HOST) {
+    status = create_part(host, context, allocation, KERNEL_USAGE, host_preferences,
+                         sizeof host_preferences / sizeof host_preferences[0],
+                         "host-visible, coherent ", &created->buffer, &created->memory, &flags,
+                         &created->mapped, HOST_ACCESS);
+  } else {
+    /* A device buffer is mapped where its memory is host-visible and
+     * coherent (nothing flushes the GPU layer's buffers), except with
+     * staging=1 and on the kernels' side of a mirrored buffer. */
+    int map = kind == VK_MEMORY_DEVICE && !context->stage_device_buffers;
+    status = create_part(host, context, allocation, KERNEL_USAGE, device_preferences,
+                         sizeof device_preferences / sizeof device_preferences[0], "",
+                         &created->buffer, &created->memory, &flags,
+                         map ? &created->mapped : NULL, HOST_ACCESS);
   }
-  if (status == NULL) {
-    VkMemoryRequirements requirements;
-    vkGetBufferMemoryRequirements(context->device, created->buffer, &requirements);
-    status = allocate_memory(host, context, &requirements, kind, &created->memory, &host_access);
-  }
-  if (status == NULL) {
-    result = vkBindBufferMemory(context->device, created->buffer, created->memory, 0);
-    if (result != VK_SUCCESS) status = vk_call_failed(host, "vkBindBufferMemory", result);
-  }
-  if (status == NULL && host_access &&
-      !(kind == VK_MEMORY_DEVICE && context->stage_device_buffers)) {
-    void *mapped = NULL;
-    result = vkMapMemory(context->device, created->memory, 0, VK_WHOLE_SIZE, 0, &mapped);
-    if (result != VK_SUCCESS)
-      status = vk_call_failed(host, "vkMapMemory", result);
-    else
-      created->mapped = mapped;
+  if (status == NULL && kind == VK_MEMORY_MIRRORED) {
+    created->device = context->device;
+    created->state = VK_MIRROR_CURRENT;
+    status = create_part(host, context, allocation, MIRROR_USAGE, mirror_preferences,
+                         sizeof mirror_preferences / sizeof mirror_preferences[0],
+                         "host-visible ", &created->mirror, &created->mirror_memory, &flags,
+                         &created->mirror_mapped, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
+    created->mirror_coherent = (flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0;
   }
   if (status != NULL) {
     vk_buffer_destroy(host, context, created);
@@ -152,17 +272,28 @@ tflaccel_status vk_buffer_create(const tflaccel_host_services *host,
 void vk_buffer_destroy(const tflaccel_host_services *host, const vk_device_context *context,
                        tflaccel_buffer *buffer) {
   if (buffer == NULL) return;
+  VkDevice device = context->device;
+  VkCommandBuffer copies[2] = {buffer->upload, buffer->download};
+  if (buffer->pool != VK_NULL_HANDLE && copies[0] != VK_NULL_HANDLE)
+    vkFreeCommandBuffers(device, buffer->pool, 2, copies);
   /* Freeing the memory unmaps it. */
-  if (buffer->buffer != VK_NULL_HANDLE) vkDestroyBuffer(context->device, buffer->buffer, NULL);
-  if (buffer->memory != VK_NULL_HANDLE) vkFreeMemory(context->device, buffer->memory, NULL);
+  if (buffer->mirror != VK_NULL_HANDLE) vkDestroyBuffer(device, buffer->mirror, NULL);
+  if (buffer->mirror_memory != VK_NULL_HANDLE) vkFreeMemory(device, buffer->mirror_memory, NULL);
+  if (buffer->buffer != VK_NULL_HANDLE) vkDestroyBuffer(device, buffer->buffer, NULL);
+  if (buffer->memory != VK_NULL_HANDLE) vkFreeMemory(device, buffer->memory, NULL);
   host->free(host->context, buffer);
+}
+
+/* Where the host's copies go: the mapping, or a mirrored buffer's mirror. */
+static unsigned char *host_bytes(const tflaccel_buffer *buffer) {
+  return buffer->mirror != VK_NULL_HANDLE ? buffer->mirror_mapped : buffer->mapped;
 }
 
 /* Rejects ranges that do not lie inside the buffer (overflow-safe). */
 static tflaccel_status check_range(const tflaccel_host_services *host,
                                    const tflaccel_buffer *buffer, uint64_t offset, uint64_t size,
                                    const char *what) {
-  if (buffer->mapped == NULL)
+  if (host_bytes(buffer) == NULL)
     return host->status_make(TFLACCEL_INVALID_ARGUMENT,
                              "gpu_vk buffer %s: the buffer lives in device-only memory", what);
   if (offset > buffer->size || size > buffer->size - offset)
@@ -174,11 +305,28 @@ static tflaccel_status check_range(const tflaccel_host_services *host,
   return NULL;
 }
 
+/* The whole mirror: ranges of a non-coherent mapping must be whole atoms,
+ * and the whole mapping always is. */
+static VkMappedMemoryRange whole_mirror(const tflaccel_buffer *buffer) {
+  return (VkMappedMemoryRange){.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE,
+                               .memory = buffer->mirror_memory,
+                               .offset = 0,
+                               .size = VK_WHOLE_SIZE};
+}
+
 tflaccel_status vk_buffer_write(const tflaccel_host_services *host, tflaccel_buffer *buffer,
                                 uint64_t offset, const void *source, uint64_t size) {
   tflaccel_status status = check_range(host, buffer, offset, size, "write");
   if (status != NULL || size == 0) return status;
-  memcpy(buffer->mapped + offset, source, (size_t)size);
+  memcpy(host_bytes(buffer) + offset, source, (size_t)size);
+  if (buffer->mirror == VK_NULL_HANDLE) return NULL;
+  if (!buffer->mirror_coherent) {
+    /* The upload's submission reads what the flush made visible. */
+    const VkMappedMemoryRange range = whole_mirror(buffer);
+    VkResult result = vkFlushMappedMemoryRanges(buffer->device, 1, &range);
+    if (result != VK_SUCCESS) return vk_call_failed(host, "vkFlushMappedMemoryRanges", result);
+  }
+  buffer->state = VK_MIRROR_HOST_NEWER;
   return NULL;
 }
 
@@ -186,6 +334,13 @@ tflaccel_status vk_buffer_read(const tflaccel_host_services *host, tflaccel_buff
                                uint64_t offset, void *destination, uint64_t size) {
   tflaccel_status status = check_range(host, buffer, offset, size, "read");
   if (status != NULL || size == 0) return status;
-  memcpy(destination, buffer->mapped + offset, (size_t)size);
+  if (buffer->mirror != VK_NULL_HANDLE && !buffer->mirror_coherent) {
+    /* Drops stale cache lines: a download may have written the mirror. */
+    const VkMappedMemoryRange range = whole_mirror(buffer);
+    VkResult result = vkInvalidateMappedMemoryRanges(buffer->device, 1, &range);
+    if (result != VK_SUCCESS)
+      return vk_call_failed(host, "vkInvalidateMappedMemoryRanges", result);
+  }
+  memcpy(destination, host_bytes(buffer) + offset, (size_t)size);
   return NULL;
 }

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "tests/gpu/gpu_small_graph.h"
@@ -131,5 +132,35 @@ void gpu_small_graph_check(tflaccel_device *device, int32_t precision, float tol
   gpu_small_graph_run(&graph, device, first, 0, 5, tolerance);
   vtable->buffer_destroy(device, first);
   vtable->buffer_destroy(device, second);
+  gpu_small_graph_release(&graph, device);
+}
+
+void gpu_small_graph_check_misaligned(tflaccel_device *device, uint32_t alignment) {
+  const tflaccel_device_vtable *vtable = device->vtable;
+  gpu_small_graph graph;
+  gpu_small_graph_init(&graph);
+  gpu_small_graph_compile(&graph, device, TFLACCEL_PRECISION_FP32);
+  tflaccel_buffer *output = NULL;
+  assert_ok(vtable->buffer_create(device, VALUE_BYTES + 64, &output), "buffer_create");
+  gpu_small_graph_run(&graph, device, output, alignment, 1, 0.0f);
+  /* A float's offset, but not a whole number of alignment units. */
+  uint64_t offset = sizeof(float);
+  tflaccel_binding bindings[3] = {
+      {.tensor = 0, .buffer = graph.inputs[0], .offset = 0, .size = VALUE_BYTES},
+      {.tensor = 1, .buffer = graph.inputs[1], .offset = 0, .size = VALUE_BYTES},
+      {.tensor = 4, .buffer = output, .offset = offset, .size = VALUE_BYTES},
+  };
+  tflaccel_status status = vtable->execute(device, graph.executable, bindings, 3, NULL);
+  ck_assert_msg(status != NULL, "a binding at offset %llu was accepted",
+                (unsigned long long)offset);
+  char expected[64];
+  snprintf(expected, sizeof expected, "not a multiple of %u bytes", (unsigned)alignment);
+  ck_assert_int_eq(tflaccel_status_code_of(status), TFLACCEL_INVALID_ARGUMENT);
+  ck_assert_msg(strstr(tflaccel_status_message(status), expected) != NULL, "message: %s",
+                tflaccel_status_message(status));
+  tflaccel_status_free(status);
+  /* The executable still works with aligned bindings afterwards. */
+  gpu_small_graph_run(&graph, device, output, 0, 2, 0.0f);
+  vtable->buffer_destroy(device, output);
   gpu_small_graph_release(&graph, device);
 }

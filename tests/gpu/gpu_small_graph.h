@@ -42,4 +42,9 @@ void gpu_small_graph_check(tflaccel_device *device, int32_t precision, float tol
 
 void gpu_small_graph_release(gpu_small_graph *graph, tflaccel_device *device);
 
+/* For plugins whose bindings must start on alignment bytes: an output
+ * bound at an offset of one float is refused with TFLACCEL_INVALID_ARGUMENT
+ * naming the alignment, and runs at aligned offsets work before and after. */
+void gpu_small_graph_check_misaligned(tflaccel_device *device, uint32_t alignment);
+
 #endif

@@ -174,6 +174,7 @@ START_TEST(small_graph_runs_in_both_precisions) {
     tflaccel_device *device = gpu_test_device_create(&test, index);
     gpu_small_graph_check(device, TFLACCEL_PRECISION_FP32, 0.0f);
     gpu_small_graph_check(device, TFLACCEL_PRECISION_FP16, 0.01f);
+    gpu_small_graph_check_misaligned(device, 16);
     ck_assert_msg(eglGetCurrentContext() == EGL_NO_CONTEXT, "a run left a context current");
     device->vtable->destroy(device);
   }

@@ -1,13 +1,17 @@
-/* The plugin option profile = 1 of PROFILE_TEST_ACCELERATOR (gpu_cl or
- * gpu_vk): a real model (tests/data's face_detection_short_range) compiled
- * with it runs twice (gpu_vk's second run replays the recorded command
- * buffer and its timestamps), its outputs are those of the same model
- * without profiling (profile = 0), bit for bit, and within the TFLite
- * references' tolerance, and destroying it logs the table: per partition a
- * heading, one line per dispatch numbered in queue order (as many as the
- * compile's "N ops -> D dispatches" line says), the kernel lines and the
- * summary. Without profiling no table appears. profile = yes makes the
- * plugin unavailable with a message naming the option. Skips (77) when the
+/* The plugin option profile = 1 of PROFILE_TEST_ACCELERATOR (gpu_cl,
+ * gpu_vk or gpu_gl): a real model (tests/data's face_detection_short_range)
+ * compiled with it runs twice (gpu_vk's second run replays the recorded
+ * command buffer and its timestamps; gpu_gl's reuses its timer queries),
+ * its outputs are those of the same model without profiling (profile = 0),
+ * bit for bit, and within the TFLite references' tolerance, and destroying
+ * it logs the table: per partition a heading, one line per dispatch
+ * numbered in queue order (as many as the compile's "N ops -> D
+ * dispatches" line says), the kernel lines and the summary. Without
+ * profiling no table appears. profile = yes makes the
+ * plugin unavailable with a message naming the option. Where the plugin
+ * needs an extension to time dispatches (PROFILE_TEST_TIMER_EXTENSION:
+ * gpu_gl's GL_EXT_disjoint_timer_query), a driver without it makes
+ * compiling fail, naming the option and the extension. Skips (77) when the
  * plugin has no device here. */
 #include "config.h"
 
@@ -344,6 +348,58 @@ START_TEST(bad_profile_value_names_the_option) {
 }
 END_TEST
 
+#ifdef PROFILE_TEST_TIMER_EXTENSION
+/* Mesa leaves out the extensions that MESA_EXTENSION_OVERRIDE names with a
+ * '-'. It reads the variable once per process, at its first context: Check
+ * runs each test in a fork of its own and main loads no driver, so setting
+ * it here takes effect. Another driver ignores it and keeps the extension:
+ * then there is nothing to check, and the test says so. */
+START_TEST(missing_timer_extension_fails_naming_it) {
+  ck_assert_int_eq(setenv("MESA_EXTENSION_OVERRIDE", "-" PROFILE_TEST_TIMER_EXTENSION, 1), 0);
+  const char *data = getenv("TFLACCEL_TEST_DATA");
+  ck_assert_msg(data != NULL, "TFLACCEL_TEST_DATA is not set (run through make check)");
+  char *dir = test_make_temp_dir();
+  char *config = write_config(dir, "1");
+  tflaccel_environment_options environment_options = {.struct_size = sizeof environment_options,
+                                                       .config_path = config,
+                                                       .accelerators =
+                                                           PROFILE_TEST_ACCELERATOR ",cpu_ref",
+                                                       .log_level = "error"};
+  tflaccel_environment *environment = NULL;
+  tflaccel_status status = tflaccel_environment_create(&environment_options, &environment);
+  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+  char path[4096];
+  FORMAT_PATH(path, "%s/%s.tflite", data, MODEL_NAME);
+  tflaccel_model *model = NULL;
+  status = tflaccel_model_load_file(path, &model);
+  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+  tflaccel_compilation_options options;
+  tflaccel_compilation_options_init(&options);
+  tflaccel_compiled_model *compiled = NULL;
+  status = tflaccel_compiled_model_create(environment, model, &options, &compiled);
+  if (status == NULL) {
+    printf("SKIP (this check): the driver kept " PROFILE_TEST_TIMER_EXTENSION
+           " despite MESA_EXTENSION_OVERRIDE (not Mesa?)\n");
+    tflaccel_compiled_model_destroy(compiled);
+  } else {
+    const char *message = tflaccel_status_message(status);
+    printf("without " PROFILE_TEST_TIMER_EXTENSION ": %s\n", message);
+    ck_assert_int_eq(tflaccel_status_code_of(status), TFLACCEL_UNSUPPORTED);
+    ck_assert_msg(strstr(message, PROFILE_TEST_ACCELERATOR " option profile=1") != NULL,
+                  "the message does not name the option: %s", message);
+    ck_assert_msg(strstr(message, PROFILE_TEST_TIMER_EXTENSION) != NULL,
+                  "the message does not name the extension: %s", message);
+    tflaccel_status_free(status);
+  }
+  tflaccel_model_destroy(model);
+  tflaccel_environment_destroy(environment);
+  test_remove_tree(dir);
+  free(config);
+  free(dir);
+}
+END_TEST
+#endif
+
 /* Whether the plugin is available here (no device: the test skips). */
 static int accelerator_available(void) {
   tflaccel_environment_options options = {.struct_size = sizeof options,
@@ -385,6 +441,11 @@ int main(void) {
   tcase_set_timeout(tcase, 900);
   tcase_add_test(tcase, profiled_runs_log_a_line_per_dispatch);
   tcase_add_test(tcase, bad_profile_value_names_the_option);
+#ifdef PROFILE_TEST_TIMER_EXTENSION
+  /* Last: it sets an environment variable, which stays if Check does not
+   * fork (CK_FORK=no). */
+  tcase_add_test(tcase, missing_timer_extension_fails_naming_it);
+#endif
   suite_add_tcase(suite, tcase);
   return test_run_suite(suite);
 }

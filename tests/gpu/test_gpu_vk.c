@@ -4,8 +4,11 @@
  * follow the device features, and real GPUs come before software ones; and
  * what gpu_vk runs: a small graph in both precisions, replayed and
  * rebound, also through the fallbacks a device without 16-bit features
- * takes and through staging copies. The per-op numerics are the
- * conformance suite's (tests/conformance). */
+ * takes, through staging copies and with the core's buffers mirrored in
+ * device-local memory (device_local_io = 1, what discrete GPUs get); and
+ * one run's output fed to the next run on the device, in both buffer
+ * kinds. The per-op numerics are the conformance suite's
+ * (tests/conformance). */
 #include "config.h"
 
 #include <stdio.h>
@@ -121,6 +124,7 @@ static void check_small_graph(const char *const *options, uint32_t expected_caps
     tflaccel_device *device = gpu_test_device_create(&test, index);
     gpu_small_graph_check(device, TFLACCEL_PRECISION_FP32, 0.0f);
     gpu_small_graph_check(device, TFLACCEL_PRECISION_FP16, 0.01f);
+    gpu_small_graph_check_misaligned(device, 16);
     device->vtable->destroy(device);
   }
   gpu_test_plugin_close(&test);
@@ -146,9 +150,107 @@ START_TEST(small_graph_runs_without_16bit_features_through_staging) {
 }
 END_TEST
 
+/* The core's buffers as a discrete GPU has them: device-local, copied
+ * through host-visible mirrors; also with the GPU layer's buffers staged. */
+START_TEST(small_graph_runs_with_device_local_io) {
+  static const char *const options[] = {"device_local_io", "1", NULL};
+  check_small_graph(options, UINT32_MAX);
+}
+END_TEST
+
+START_TEST(small_graph_runs_with_device_local_io_through_staging) {
+  static const char *const options[] = {"device_local_io", "1", "staging", "1", NULL};
+  check_small_graph(options, UINT32_MAX);
+}
+END_TEST
+
+/* relu(a + b) * c of the small graph, as the host computes it. */
+static void small_graph_expected(const gpu_small_graph *graph, const float *a, const float *b,
+                                 float *out) {
+  for (int i = 0; i < GPU_SMALL_GRAPH_VALUES; ++i) {
+    float sum = a[i] + b[i];
+    out[i] = (sum > 0.0f ? sum : 0.0f) * graph->constant[i % 5];
+  }
+}
+
+static void assert_values(const float *got, const float *expected, const char *what) {
+  for (int i = 0; i < GPU_SMALL_GRAPH_VALUES; ++i)
+    ck_assert_msg(got[i] == expected[i], "%s, element %d: %g, expected %g", what, i,
+                  (double)got[i], (double)expected[i]);
+}
+
+/* Partition to partition on the device, as the core binds them: run 1
+ * writes x, run 2 reads x (never read or written by the host in between)
+ * and an input written in two parts, and writes y; then the same with new
+ * values, so that run 2 must not see run 1's old x. fp32: exact. */
+static void check_chained_runs(const char *const *options) {
+  gpu_test_plugin test;
+  gpu_test_assert_ok(gpu_test_plugin_open(&test, options), "gpu_vk init");
+  for (uint32_t index = 0; index < test.plugin->device_count(test.state); ++index) {
+    tflaccel_device *device = gpu_test_device_create(&test, index);
+    const tflaccel_device_vtable *vtable = device->vtable;
+    gpu_small_graph graph;
+    gpu_small_graph_init(&graph);
+    gpu_small_graph_compile(&graph, device, TFLACCEL_PRECISION_FP32);
+    const uint64_t bytes = GPU_SMALL_GRAPH_VALUES * sizeof(float);
+    tflaccel_buffer *x = NULL, *y = NULL, *b2 = NULL;
+    gpu_test_assert_ok(vtable->buffer_create(device, bytes, &x), "buffer_create");
+    gpu_test_assert_ok(vtable->buffer_create(device, bytes, &y), "buffer_create");
+    gpu_test_assert_ok(vtable->buffer_create(device, bytes, &b2), "buffer_create");
+    for (int round = 0; round < 2; ++round) {
+      float a[GPU_SMALL_GRAPH_VALUES], b[GPU_SMALL_GRAPH_VALUES], c[GPU_SMALL_GRAPH_VALUES];
+      for (int i = 0; i < GPU_SMALL_GRAPH_VALUES; ++i) {
+        a[i] = (float)((i + round * 3) % 7) - 3.0f;
+        b[i] = 0.5f * (float)((i * 3 + round) % 5) - 0.25f;
+        c[i] = 0.25f * (float)((i * 5 + round) % 9) - 1.0f;
+      }
+      gpu_test_assert_ok(vtable->buffer_write(device, graph.inputs[0], 0, a, bytes), "write a");
+      gpu_test_assert_ok(vtable->buffer_write(device, graph.inputs[1], 0, b, bytes), "write b");
+      const tflaccel_binding first[3] = {
+          {.tensor = 0, .buffer = graph.inputs[0], .size = bytes},
+          {.tensor = 1, .buffer = graph.inputs[1], .size = bytes},
+          {.tensor = 4, .buffer = x, .size = bytes}};
+      gpu_test_assert_ok(vtable->execute(device, graph.executable, first, 3, NULL), "run 1");
+      /* A partial write must keep the rest of the buffer. */
+      const uint64_t half = 16 * sizeof(float);
+      gpu_test_assert_ok(vtable->buffer_write(device, b2, 0, c, half), "write c (first part)");
+      gpu_test_assert_ok(vtable->buffer_write(device, b2, half, c + 16, bytes - half),
+                         "write c (second part)");
+      const tflaccel_binding second[3] = {{.tensor = 0, .buffer = x, .size = bytes},
+                                          {.tensor = 1, .buffer = b2, .size = bytes},
+                                          {.tensor = 4, .buffer = y, .size = bytes}};
+      gpu_test_assert_ok(vtable->execute(device, graph.executable, second, 3, NULL), "run 2");
+      float expected_x[GPU_SMALL_GRAPH_VALUES], expected_y[GPU_SMALL_GRAPH_VALUES];
+      float got[GPU_SMALL_GRAPH_VALUES];
+      small_graph_expected(&graph, a, b, expected_x);
+      small_graph_expected(&graph, expected_x, c, expected_y);
+      gpu_test_assert_ok(vtable->buffer_read(device, y, 0, got, bytes), "read y");
+      assert_values(got, expected_y, round == 0 ? "y, round 1" : "y, round 2");
+      gpu_test_assert_ok(vtable->buffer_read(device, x, 0, got, bytes), "read x");
+      assert_values(got, expected_x, round == 0 ? "x, round 1" : "x, round 2");
+    }
+    vtable->buffer_destroy(device, x);
+    vtable->buffer_destroy(device, y);
+    vtable->buffer_destroy(device, b2);
+    gpu_small_graph_release(&graph, device);
+    device->vtable->destroy(device);
+  }
+  gpu_test_plugin_close(&test);
+}
+
+START_TEST(outputs_feed_later_runs_on_the_device) {
+  static const char *const mirrored[] = {"device_local_io", "1", NULL};
+  static const char *const direct[] = {"device_local_io", "0", NULL};
+  check_chained_runs(mirrored);
+  check_chained_runs(direct);
+}
+END_TEST
+
 START_TEST(bad_options_are_refused) {
-  static const char *const bad[][3] = {
-      {"fp16_features", "some", NULL}, {"validation", "yes", NULL}, {"staging", "2", NULL}};
+  static const char *const bad[][3] = {{"fp16_features", "some", NULL},
+                                       {"validation", "yes", NULL},
+                                       {"staging", "2", NULL},
+                                       {"device_local_io", "2", NULL}};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
     gpu_test_plugin test;
     tflaccel_status status = gpu_test_plugin_open(&test, bad[i]);
@@ -170,6 +272,9 @@ int main(void) {
   tcase_add_test(specific, small_graph_runs_in_both_precisions);
   tcase_add_test(specific, small_graph_runs_without_float16_arithmetic);
   tcase_add_test(specific, small_graph_runs_without_16bit_features_through_staging);
+  tcase_add_test(specific, small_graph_runs_with_device_local_io);
+  tcase_add_test(specific, small_graph_runs_with_device_local_io_through_staging);
+  tcase_add_test(specific, outputs_feed_later_runs_on_the_device);
   tcase_add_test(specific, bad_options_are_refused);
   suite_add_tcase(suite, specific);
   return gpu_test_run(suite);

@@ -4,8 +4,11 @@
  * synchronization validation and fails any plugin call during which the
  * layer reports an error. Compiling, two runs (the second replays the
  * recorded command buffer) and teardown must all succeed, in fp32 and
- * fp16, and the outputs must match the TFLite references. Skips (77) when
- * there is no Vulkan device or the layer is not installed. */
+ * fp16, and the outputs must match the TFLite references; in fp32 also
+ * with device_local_io = 1 (the core's buffers device-local, copied through
+ * host-visible mirrors in each run's submission, as on a discrete GPU).
+ * Skips (77) when there is no Vulkan device or the layer is not
+ * installed. */
 #include "config.h"
 
 #include <check.h>
@@ -32,12 +35,20 @@ static const char config_text[] =
     "[plugin.gpu_vk]\n"
     "validation = 1\n";
 
+static const char device_local_config_text[] =
+    "[tflaccel]\n"
+    "accelerators = gpu_vk, cpu_ref\n"
+    "[plugin.cpu_ref]\n"
+    "[plugin.gpu_vk]\n"
+    "validation = 1\n"
+    "device_local_io = 1\n";
+
 #define FORMAT_PATH(buffer, ...)                                                       \
   ck_assert_msg(snprintf((buffer), sizeof(buffer), __VA_ARGS__) < (int)sizeof(buffer), \
                 "path too long")
 
-static void check_model(int32_t precision) {
-  const char *label = precision == TFLACCEL_PRECISION_FP16 ? "fp16" : "fp32";
+/* label: how messages name this case. */
+static void check_model(int32_t precision, const char *plugin_config, const char *label) {
   const char *data = getenv("TFLACCEL_TEST_DATA");
   ck_assert_msg(data != NULL, "TFLACCEL_TEST_DATA is not set (run through make check)");
   char path[4096];
@@ -48,7 +59,7 @@ static void check_model(int32_t precision) {
   ck_assert_ptr_nonnull(entry);
 
   char *directory = test_make_temp_dir();
-  char *config = test_write_file(directory, "tflaccel.ini", config_text);
+  char *config = test_write_file(directory, "tflaccel.ini", plugin_config);
   tflaccel_environment_options environment_options = {.struct_size = sizeof environment_options,
                                                       .config_path = config,
                                                       .accelerators = "gpu_vk,cpu_ref",
@@ -130,10 +141,15 @@ static void check_model(int32_t precision) {
   free(directory);
 }
 
-START_TEST(model_runs_clean_in_fp32) { check_model(TFLACCEL_PRECISION_FP32); }
+START_TEST(model_runs_clean_in_fp32) { check_model(TFLACCEL_PRECISION_FP32, config_text, "fp32"); }
 END_TEST
 
-START_TEST(model_runs_clean_in_fp16) { check_model(TFLACCEL_PRECISION_FP16); }
+START_TEST(model_runs_clean_in_fp16) { check_model(TFLACCEL_PRECISION_FP16, config_text, "fp16"); }
+END_TEST
+
+START_TEST(model_runs_clean_with_device_local_io) {
+  check_model(TFLACCEL_PRECISION_FP32, device_local_config_text, "fp32, device_local_io");
+}
 END_TEST
 
 static int layer_installed(void) {
@@ -194,6 +210,7 @@ int main(void) {
   tcase_set_timeout(tcase, 900);
   tcase_add_test(tcase, model_runs_clean_in_fp32);
   tcase_add_test(tcase, model_runs_clean_in_fp16);
+  tcase_add_test(tcase, model_runs_clean_with_device_local_io);
   suite_add_tcase(suite, tcase);
   return test_run_suite(suite);
 }
