@@ -344,10 +344,10 @@ vec4 madd4(FLT4 v, int n, int at, vec4 acc) {
 vec4 depthwise_taps(int kh, int kw, int b, int s, int y0, int x0, int last, vec4 bias) {
   int in_h = K(0), in_w = K(1), in_s = K(2), multiplier = K(11);
   PRECISE_FP32 vec4 acc = bias;
-  for (int kx = 0; kx < kw; ++kx) {
+  UNROLL for (int kx = 0; kx < kw; ++kx) {
     int ix = x0 + kx * K(8);
     if (ix < 0 || ix >= in_w) continue;
-    for (int ky = 0; ky < kh; ++ky) {
+    UNROLL for (int ky = 0; ky < kh; ++ky) {
       int iy = y0 + ky * K(7);
       if (iy < 0 || iy >= in_h) continue;
       int pixel_slice = ((b * in_h + iy) * in_w + ix) * in_s;

@@ -20,3 +20,6 @@ precision highp int;
 
 layout(location = 0) uniform int params_base;
 #define PARAMS_BASE params_base
+
+/* GLSL ES has no loop attributes (prelude_vulkan.glsl's UNROLL). */
+#define UNROLL

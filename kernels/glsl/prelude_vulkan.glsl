@@ -1,4 +1,5 @@
 #version 450
+#extension GL_EXT_control_flow_attributes : require
 /* Vulkan prelude of the GLSL kernels (compiled by glslc into SPIR-V at
  * build time). The storage defines come from the command line:
  *   GPU_HALF_STORAGE    half storage, float arithmetic
@@ -27,3 +28,8 @@ layout(push_constant) uniform DispatchConstants {
 /* Declare scalar views of the float tensors (common.glsl): Vulkan counts
  * descriptors, not the blocks aliasing them. */
 #define GPU_SCALAR_VIEWS 1
+
+/* Loops the compiler should unroll ([[unroll]]): the depthwise taps, whose
+ * bounds are constants after inlining (gpu_vk, H200: pose_landmark_lite
+ * 1.094 -> 1.060 ms, hand_landmark_lite 0.685 -> 0.640 ms). */
+#define UNROLL [[unroll]]

@@ -72,6 +72,18 @@ typedef struct gpu_backend {
    * offset the element size divides). GLSL reaches tensors as arrays of
    * four-value vectors, so gpu_vk and gpu_gl need slices aligned: 16. */
   uint32_t binding_alignment;
+
+  /* Optional: binds only the bytes [offset, offset + size) of the buffer
+   * at slot (until then, and after kernel_set_buffer, all of it), so that
+   * the backend and its tools (Vulkan's synchronization validation) see
+   * which bytes each dispatch touches and order only dispatches whose bytes
+   * overlap. The kernel then finds the tensor at the start of what is
+   * bound: when *narrowed is 1 the GPU layer sets the argument's offset
+   * parameter to 0. *narrowed 0: the backend kept the whole buffer (e.g. an
+   * offset its descriptors cannot start at). The GPU layer does this for
+   * arena tensors. */
+  tflaccel_status (*kernel_set_range)(void *device, gpu_kernel_object *object, uint32_t slot,
+                                      uint64_t offset, uint64_t size, int32_t *narrowed);
 } gpu_backend;
 
 #endif

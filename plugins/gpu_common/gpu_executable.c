@@ -84,6 +84,15 @@ static tflaccel_status create_kernels(gpu_executable *executable) {
         default: buffer = executable->params; break; /* unused: any valid buffer */
       }
       status = backend->kernel_set_buffer(backend->device, kernel, SLOT_TENSORS + a, buffer);
+      const gpu_argument *argument = &dispatch->args[a];
+      if (status == NULL && argument->kind == GPU_BUFFER_ARENA && argument->arena_size > 0 &&
+          backend->kernel_set_range != NULL) {
+        int32_t narrowed = 0;
+        status = backend->kernel_set_range(backend->device, kernel, SLOT_TENSORS + a,
+                                           argument->arena_offset, argument->arena_size,
+                                           &narrowed);
+        if (status == NULL && narrowed) gpu_program_params(program, i)[a] = 0;
+      }
     }
     if (status != NULL) return status;
   }
@@ -128,10 +137,13 @@ tflaccel_status gpu_executable_create(const gpu_backend *backend, const tflaccel
   if (status == NULL)
     status =
         create_buffer(backend, program->constants_size, program->constants, &created->constants);
-  if (status == NULL)
-    status = create_buffer(backend, (uint64_t)program->dispatch_count * GPU_PARAMS_PER_DISPATCH * 4,
-                           program->params, &created->params);
+  /* The parameters go up once the kernels are made: binding a tensor's
+   * own bytes (kernel_set_range) changes its offset parameter. */
+  uint64_t params_size = (uint64_t)program->dispatch_count * GPU_PARAMS_PER_DISPATCH * 4;
+  if (status == NULL) status = create_buffer(backend, params_size, NULL, &created->params);
   if (status == NULL) status = create_kernels(created);
+  if (status == NULL && params_size > 0)
+    status = backend->buffer_upload(backend->device, created->params, program->params, params_size);
   if (status == NULL && backend->profiling && backend->profile_read != NULL)
     status = gpu_profile_create(backend, program->dispatch_count, &created->profile);
   if (status != NULL) {

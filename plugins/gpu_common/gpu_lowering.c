@@ -612,6 +612,9 @@ static tflaccel_status plan_arena(gpu_lowering *lw) {
                                    "%s: the arena exceeds 32-bit element offsets",
                                    lw->backend->plugin_name);
     gpu_program_params(program, fixup->dispatch)[fixup->argument] = (int32_t)offset;
+    gpu_argument *argument = &program->dispatches[fixup->dispatch].args[fixup->argument];
+    argument->arena_offset = lw->requests[fixup->request].offset;
+    argument->arena_size = lw->requests[fixup->request].size;
   }
   return NULL;
 }

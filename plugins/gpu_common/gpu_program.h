@@ -29,6 +29,10 @@ typedef struct gpu_argument {
   int32_t kind;         /* gpu_buffer_kind */
   uint32_t binding;     /* GPU_BUFFER_BINDING: index into gpu_program.binding_tensors */
   uint32_t offset_unit; /* GPU_BUFFER_BINDING: bytes per unit of the parameter offset */
+  /* GPU_BUFFER_ARENA: the bytes of its tensor in the arena, once planned
+   * (size 0: not known, the whole arena), so that a backend can tell
+   * dispatches that touch different tensors apart. */
+  uint64_t arena_offset, arena_size;
 } gpu_argument;
 
 typedef struct gpu_dispatch {

@@ -39,6 +39,9 @@ struct gpu_kernel_object {
   VkDescriptorPool pool;
   VkDescriptorSet set;
   tflaccel_buffer *buffers[VK_PIPELINE_BINDINGS]; /* what each binding holds */
+  /* The bytes of each binding's buffer the kernel touches (kernel_set_range;
+   * all of it by default), for placing barriers. */
+  uint64_t range_begin[VK_PIPELINE_BINDINGS], range_end[VK_PIPELINE_BINDINGS];
   int32_t base;                                   /* the push constant */
   uint64_t version;                               /* changes with any of the above */
   uint32_t local[3];                              /* work group of the cached pipeline */
@@ -356,7 +359,9 @@ static tflaccel_status kernel_set_buffer(void *device, gpu_kernel_object *object
     return self->host->status_make(TFLACCEL_INTERNAL, "gpu_vk: buffer for argument slot %u",
                                    (unsigned)slot);
   uint32_t binding = slot == 0 ? 0 : slot - 1;
-  if (object->buffers[binding] == buffer) return NULL;
+  if (object->buffers[binding] == buffer && object->range_begin[binding] == 0 &&
+      object->range_end[binding] == UINT64_MAX)
+    return NULL;
   /* The descriptor covers the whole allocation: the size rounded up to 16. */
   uint64_t size = (vk_buffer_size(buffer) + 15) / 16 * 16;
   if (size > self->context->entry->limits.maxStorageBufferRange)
@@ -376,7 +381,44 @@ static tflaccel_status kernel_set_buffer(void *device, gpu_kernel_object *object
   /* Never while a submission uses the set: finish() always waits. */
   vkUpdateDescriptorSets(self->context->device, 1, &write, 0, NULL);
   object->buffers[binding] = buffer;
+  object->range_begin[binding] = 0;
+  object->range_end[binding] = UINT64_MAX;
   object->version = ++self->last_version;
+  return NULL;
+}
+
+/* Points the binding's descriptor at just the tensor's bytes, so that the
+ * barrier planning and the validation layers know what each dispatch
+ * touches (gpu_backend.h). */
+static tflaccel_status kernel_set_range(void *device, gpu_kernel_object *object, uint32_t slot,
+                                        uint64_t offset, uint64_t size, int32_t *narrowed) {
+  vk_backend_device *self = self_of(device);
+  *narrowed = 0;
+  if (slot == SLOT_BASE || slot > GPU_MAX_ARGS + 1 || size == 0 || offset + size < offset)
+    return self->host->status_make(TFLACCEL_INTERNAL, "gpu_vk: range for argument slot %u",
+                                   (unsigned)slot);
+  uint32_t binding = slot == 0 ? 0 : slot - 1;
+  const tflaccel_buffer *buffer = object->buffers[binding];
+  uint64_t alignment = self->context->entry->limits.minStorageBufferOffsetAlignment;
+  if (buffer == NULL || offset + size > vk_buffer_size(buffer) ||
+      (alignment > 0 && offset % alignment != 0))
+    return NULL; /* keeps the whole buffer */
+  const VkDescriptorBufferInfo info = {
+      .buffer = vk_buffer_handle(buffer), .offset = offset, .range = size};
+  const VkWriteDescriptorSet write = {
+      .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+      .dstSet = object->set,
+      .dstBinding = binding,
+      .descriptorCount = 1,
+      .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+      .pBufferInfo = &info,
+  };
+  /* Never while a submission uses the set: finish() always waits. */
+  vkUpdateDescriptorSets(self->context->device, 1, &write, 0, NULL);
+  object->range_begin[binding] = offset;
+  object->range_end[binding] = offset + size;
+  object->version = ++self->last_version;
+  *narrowed = 1;
   return NULL;
 }
 
@@ -468,38 +510,58 @@ static int recording_matches(const vk_backend_device *self, const gpu_kernel_obj
   return 1;
 }
 
+/* The bytes dispatches since the last barrier wrote and read. Reads of
+ * buffers no dispatch of the sequence writes (parameters, weights) cannot
+ * conflict and are not tracked. */
+typedef struct buffer_span {
+  const tflaccel_buffer *buffer;
+  uint64_t begin, end;
+} buffer_span;
+
 typedef struct buffer_tracker {
-  const tflaccel_buffer *read[TRACKED_BUFFERS], *written[TRACKED_BUFFERS];
+  buffer_span read[TRACKED_BUFFERS], written[TRACKED_BUFFERS];
   uint32_t read_count, written_count;
+  const vk_pending_dispatch *sequence; /* the dispatches being recorded */
+  uint32_t sequence_count;
 } buffer_tracker;
 
-static int listed(const tflaccel_buffer *const *list, uint32_t count, const tflaccel_buffer *item) {
+static int overlaps(const buffer_span *list, uint32_t count, const tflaccel_buffer *buffer,
+                    uint64_t begin, uint64_t end) {
   for (uint32_t i = 0; i < count; ++i)
-    if (list[i] == item) return 1;
+    if (list[i].buffer == buffer && list[i].begin < end && begin < list[i].end) return 1;
+  return 0;
+}
+
+static int is_written(const buffer_tracker *tracker, const tflaccel_buffer *buffer) {
+  for (uint32_t i = 0; i < tracker->sequence_count; ++i)
+    if (tracker->sequence[i].object->buffers[BINDING_OUTPUT] == buffer) return 1;
   return 0;
 }
 
 /* Whether the object's dispatch depends on a dispatch since the last
- * barrier: it reads what one wrote, or writes what one read or wrote. */
+ * barrier: it reads bytes one wrote, or writes bytes one read or wrote. */
 static int needs_barrier(const buffer_tracker *tracker, const gpu_kernel_object *object) {
   for (int b = 0; b < VK_PIPELINE_BINDINGS; ++b) {
     const tflaccel_buffer *buffer = object->buffers[b];
-    if (listed(tracker->written, tracker->written_count, buffer)) return 1;
-    if (b == BINDING_OUTPUT && listed(tracker->read, tracker->read_count, buffer)) return 1;
+    uint64_t begin = object->range_begin[b], end = object->range_end[b];
+    if (overlaps(tracker->written, tracker->written_count, buffer, begin, end)) return 1;
+    if (b == BINDING_OUTPUT && overlaps(tracker->read, tracker->read_count, buffer, begin, end))
+      return 1;
   }
   return 0;
 }
 
-/* Adds the object's buffers; 0 when the tracker is full. */
+/* Adds the object's spans; 0 when the tracker is full. */
 static int track(buffer_tracker *tracker, const gpu_kernel_object *object) {
   for (int b = 0; b < VK_PIPELINE_BINDINGS; ++b) {
     const tflaccel_buffer *buffer = object->buffers[b];
     int is_output = b == BINDING_OUTPUT;
-    const tflaccel_buffer **list = is_output ? tracker->written : tracker->read;
+    if (!is_output && !is_written(tracker, buffer)) continue;
+    buffer_span *list = is_output ? tracker->written : tracker->read;
     uint32_t *count = is_output ? &tracker->written_count : &tracker->read_count;
-    if (listed(list, *count, buffer)) continue;
     if (*count == TRACKED_BUFFERS) return 0;
-    list[(*count)++] = buffer;
+    list[(*count)++] =
+        (buffer_span){buffer, object->range_begin[b], object->range_end[b]};
   }
   return 1;
 }
@@ -520,7 +582,11 @@ static void memory_barrier(VkCommandBuffer commands, VkPipelineStageFlags destin
  * come before it in the submission. */
 static void record_dispatches(const vk_backend_device *self, VkCommandBuffer commands,
                               VkQueryPool timestamps, int after_uploads) {
-  buffer_tracker tracker = {.read_count = 0, .written_count = 0};
+  buffer_tracker tracker = {.read_count = 0,
+                            .written_count = 0,
+                            .sequence = self->pending,
+                            .sequence_count = self->pending_count};
+  uint32_t barriers = 0;
   VkPipeline bound = VK_NULL_HANDLE;
   if (after_uploads)
     global_barrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
@@ -540,6 +606,7 @@ static void record_dispatches(const vk_backend_device *self, VkCommandBuffer com
       memory_barrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                      VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
       tracker.read_count = tracker.written_count = 0;
+      barriers++;
     }
     if (!track(&tracker, object)) {
       /* Too many buffers to follow: order everything so far. */
@@ -547,6 +614,7 @@ static void record_dispatches(const vk_backend_device *self, VkCommandBuffer com
                      VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
       tracker.read_count = tracker.written_count = 0;
       track(&tracker, object);
+      barriers++;
     }
     if (pending->pipeline != bound) {
       vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pending->pipeline);
@@ -563,6 +631,9 @@ static void record_dispatches(const vk_backend_device *self, VkCommandBuffer com
   }
   /* The host reads results after the fence. */
   memory_barrier(commands, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  self->host->log(self->host->context, TFLACCEL_LOG_DEBUG,
+                  "recorded %u dispatches with %u barriers between them", self->pending_count,
+                  barriers);
 }
 
 /* A timestamp pool of the head with room for the pending sequence; the
@@ -863,6 +934,7 @@ tflaccel_status vk_backend_init(const tflaccel_host_services *host,
   backend->kernel_create = kernel_create;
   backend->kernel_destroy = kernel_destroy;
   backend->kernel_set_buffer = kernel_set_buffer;
+  backend->kernel_set_range = kernel_set_range;
   backend->kernel_set_int = kernel_set_int;
   backend->dispatch = dispatch;
   backend->finish = finish;
