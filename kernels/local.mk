@@ -8,7 +8,8 @@ GPU_CL_KERNEL_FILES = \
 	kernels/cl/layout.cl \
 	kernels/cl/conv.cl \
 	kernels/cl/pool.cl \
-	kernels/cl/copy.cl
+	kernels/cl/copy.cl \
+	kernels/cl/lstm.cl
 EXTRA_DIST += $(GPU_CL_KERNEL_FILES) kernels/embed_sources.sh
 BUILT_SOURCES += kernels/cl_kernel_sources.c
 CLEANFILES += kernels/cl_kernel_sources.c

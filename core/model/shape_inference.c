@@ -426,13 +426,65 @@ static tflaccel_status infer_fully_connected(shape_context *c) {
   return expect_output(c, 0, &expected, because);
 }
 
+/* LSTM with kernel_type BASIC (TFLite's lstm.cc basic Prepare): inputs
+ * input [B, I], prev_activ [B, D], weights [4D, I + D], bias [4D],
+ * prev_state [B, D]; outputs activ and state [B, D], concat_temp
+ * [B, I + D], activ_temp [B, 4D]. TFLite takes 2-D inputs only; an input of
+ * another rank is left as stored (kernels decline it, saying why). */
+static tflaccel_status infer_basic_lstm(shape_context *c) {
+  tflaccel_status status = require_io(c, 5, 4);
+  if (status) return status;
+  const model_shape *input = known_input(c, 0), *prev_activ = known_input(c, 1);
+  const model_shape *weights = known_input(c, 2), *bias = known_input(c, 3);
+  const model_shape *prev_state = known_input(c, 4);
+  if (input == NULL || prev_activ == NULL || input->rank != 2) return NULL;
+  if ((status = require_rank(c, prev_activ, "prev_activ", 2))) return status;
+  int32_t batch = input->dims[0], depth = prev_activ->dims[1];
+  if (prev_activ->dims[0] != batch)
+    return op_error(c, "prev_activ has %d rows, the input %d", prev_activ->dims[0], batch);
+  int64_t gates = (int64_t)depth * 4, total = (int64_t)input->dims[1] + depth;
+  if (gates > INT32_MAX || total > INT32_MAX)
+    return op_error(c, "depth %d is too large", depth);
+  if (weights != NULL) {
+    if ((status = require_rank(c, weights, "weights", 2))) return status;
+    if (weights->dims[0] != gates || weights->dims[1] != total)
+      return op_error(c, "weights are [%d, %d], expected [%lld, %lld]", weights->dims[0],
+                      weights->dims[1], (long long)gates, (long long)total);
+  }
+  if (bias != NULL) {
+    if ((status = require_rank(c, bias, "bias", 1))) return status;
+    if (bias->dims[0] != gates)
+      return op_error(c, "bias has %d values, expected %lld", bias->dims[0], (long long)gates);
+  }
+  if (prev_state != NULL) {
+    if ((status = require_rank(c, prev_state, "prev_state", 2))) return status;
+    if (prev_state->dims[0] != batch || prev_state->dims[1] != depth)
+      return op_error(c, "prev_state is [%d, %d], expected [%d, %d]", prev_state->dims[0],
+                      prev_state->dims[1], batch, depth);
+  }
+  const dims expected[4] = {{2, {batch, depth}},
+                            {2, {batch, depth}},
+                            {2, {batch, (int32_t)total}},
+                            {2, {batch, (int32_t)gates}}};
+  static const char *const because[4] = {
+      "the input and prev_activ (activ)", "the input and prev_activ (state)",
+      "the input and prev_activ (concat_temp)", "the input and prev_activ (activ_temp)"};
+  for (uint32_t k = 0; k < 4; ++k) {
+    if (c->op->outputs[k] < 0) return op_error(c, "required output %u is absent", k);
+    if ((status = expect_output(c, k, &expected[k], because[k]))) return status;
+  }
+  return NULL;
+}
+
 /* LSTM and UNIDIRECTIONAL_SEQUENCE_LSTM (full kernels, 20 or more inputs):
  * the output is the input with its last dimension replaced by the output
  * size, the columns of recurrent_to_output_weights (input 8). */
 static tflaccel_status infer_lstm(shape_context *c) {
   tflaccel_status status = require_io(c, 1, 1);
   if (status) return status;
-  if (c->op->input_count < 20) return NULL; /* the basic 5-input kernel */
+  if (c->op->code == TFLACCEL_OP_LSTM && c->op->params.lstm.kernel_type == 1)
+    return infer_basic_lstm(c);
+  if (c->op->input_count < 20) return NULL; /* checked by the kernels */
   const model_shape *input = known_input(c, 0), *recurrent = known_input(c, 8);
   if (input == NULL || recurrent == NULL) return NULL;
   if (input->rank < 2)

@@ -34,6 +34,7 @@ plugins_libcpu_ref_impl_la_SOURCES = \
 	plugins/cpu_ref/kernels/generic/fully_connected.c \
 	plugins/cpu_ref/kernels/generic/gather_nd.c \
 	plugins/cpu_ref/kernels/generic/logical.c \
+	plugins/cpu_ref/kernels/generic/lstm_basic.c \
 	plugins/cpu_ref/kernels/generic/pack.c \
 	plugins/cpu_ref/kernels/generic/pad.c \
 	plugins/cpu_ref/kernels/generic/pool_2d.c \

@@ -234,7 +234,8 @@ tflaccel_status cl_backend_init(const tflaccel_host_services *host, cl_device_co
   backend->kernel_set_int = kernel_set_int;
   backend->dispatch = dispatch;
   backend->finish = finish;
-  backend->features = GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE;
+  backend->features =
+      GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE | GPU_FEATURE_LSTM_GATES;
   if (device->profiling) {
     backend->profiling = 1;
     backend->profile_read = profile_read;

@@ -23,6 +23,7 @@ static const char *const kernel_names[GPU_KERNEL_EXTENDED_COUNT] = {
     [GPU_KERNEL_SOFTMAX] = "gpu_softmax",
     [GPU_KERNEL_DEPTHWISE_CONV_ORDERED] = "gpu_depthwise_conv_ordered",
     [GPU_KERNEL_DEPTHWISE_CONV2D_1X1] = "gpu_depthwise_conv2d_1x1",
+    [GPU_KERNEL_LSTM_GATES] = "gpu_lstm_gates",
 };
 
 const char *gpu_kernel_name(int32_t kernel) {

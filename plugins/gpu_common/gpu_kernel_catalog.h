@@ -147,6 +147,14 @@ typedef enum gpu_kernel_id {
   /* ... with the 1x1 weights and global size of GPU_KERNEL_CONV2D; [17]
    * output slices per work item. */
   GPU_KERNEL_DEPTHWISE_CONV2D_1X1,
+  /* The gates of the basic LSTM cell (TFLite's LstmCell): t1 the gate sums
+   * activ_temp [B, 4D], t2 prev_state [B, D]; t0 is the new state when
+   * [3] is 0, the new activation when [3] is 1. [0] D, [1] t1's slices per
+   * pixel, [2] t2's. Gate g of channel c is t1's channel g * D + c, read
+   * one value at a time (not slice-aligned when D % 4 != 0). Both dispatches
+   * compute the state the same way, in float, so the activation uses the
+   * unrounded state as cpu_ref's does. GPU_FEATURE_LSTM_GATES. */
+  GPU_KERNEL_LSTM_GATES,
   GPU_KERNEL_EXTENDED_COUNT
 } gpu_kernel_id;
 
@@ -161,6 +169,7 @@ enum {
    * keep cpu_ref's summation order too. gpu_gl: NVIDIA's GLES compiler ran
    * them 5-10x slower than gpu_vk runs the same GLSL. */
   GPU_FEATURE_AVOID_ORDERED = 1u << 2,
+  GPU_FEATURE_LSTM_GATES = 1u << 3, /* GPU_KERNEL_LSTM_GATES */
 };
 
 const char *gpu_kernel_name(int32_t kernel);

@@ -19,9 +19,9 @@ static float read_float(const tflaccel_tensor_desc *tensor, int64_t index) {
 
 /* Packs weights given as w(o, ky, kx, i) = source[((o * KH + ky) * KW + kx)
  * * I + i] into [O/4][KH][KW][I/4][4 inputs][4 outputs]. */
-static tflaccel_status pack_conv_weights(gpu_lowering *lw, const tflaccel_tensor_desc *weights,
-                                         int32_t out_c, int32_t kh, int32_t kw, int32_t in_c,
-                                         uint64_t *offset) {
+tflaccel_status lower_pack_conv_weights(gpu_lowering *lw, const tflaccel_tensor_desc *weights,
+                                        int32_t out_c, int32_t kh, int32_t kw, int32_t in_c,
+                                        uint64_t *offset) {
   gpu_program *program = lw->program;
   int32_t out_s = (out_c + 3) / 4, in_s = (in_c + 3) / 4;
   uint64_t count = (uint64_t)out_s * kh * kw * in_s * 16;
@@ -42,8 +42,8 @@ static tflaccel_status pack_conv_weights(gpu_lowering *lw, const tflaccel_tensor
 }
 
 /* One vector per output slice; zeros without a bias. */
-static tflaccel_status pack_bias(gpu_lowering *lw, const tflaccel_tensor_desc *bias, int32_t out_c,
-                                 uint64_t *offset) {
+tflaccel_status lower_pack_bias(gpu_lowering *lw, const tflaccel_tensor_desc *bias, int32_t out_c,
+                                uint64_t *offset) {
   gpu_program *program = lw->program;
   int32_t out_s = (out_c + 3) / 4;
   tflaccel_status status = gpu_program_add_constants(
@@ -182,9 +182,9 @@ static tflaccel_status emit_conv(gpu_lowering *lw, const conv_setup *setup, uint
   uint64_t weights, bias;
   tflaccel_status status =
       ordered ? pack_ordered_weights(lw, setup->weights, setup->out_c, taps, &weights)
-              : pack_conv_weights(lw, setup->weights, setup->out_c, setup->kh, setup->kw,
+              : lower_pack_conv_weights(lw, setup->weights, setup->out_c, setup->kh, setup->kw,
                                   setup->in_c, &weights);
-  if (status == NULL) status = pack_bias(lw, setup->bias, setup->out_c, &bias);
+  if (status == NULL) status = lower_pack_bias(lw, setup->bias, setup->out_c, &bias);
   if (status != NULL) return status;
   uint32_t d;
   status = lower_add_dispatch(lw, kernel, &d);
@@ -361,7 +361,7 @@ static tflaccel_status depthwise_prepare(gpu_lowering *lw, uint32_t position,
   tflaccel_status status = gpu_program_add_constants(
       lw->host, program, (uint64_t)out_s * kh * kw * 4 * program->element_size, WEIGHT_ALIGNMENT,
       &setup->weights);
-  if (status == NULL) status = pack_bias(lw, bias, out_c, &setup->bias);
+  if (status == NULL) status = lower_pack_bias(lw, bias, out_c, &setup->bias);
   if (status != NULL) return status;
   for (int32_t ky = 0; ky < kh; ++ky)
     for (int32_t kx = 0; kx < kw; ++kx)
@@ -452,8 +452,8 @@ static tflaccel_status emit_depthwise_pointwise(gpu_lowering *lw, const depthwis
   uint64_t weights, bias;
   tflaccel_status status =
       ordered ? pack_ordered_weights(lw, pw.weights, pw.out_c, pw.in_c, &weights)
-              : pack_conv_weights(lw, pw.weights, pw.out_c, 1, 1, pw.in_c, &weights);
-  if (status == NULL) status = pack_bias(lw, pw.bias, pw.out_c, &bias);
+              : lower_pack_conv_weights(lw, pw.weights, pw.out_c, 1, 1, pw.in_c, &weights);
+  if (status == NULL) status = lower_pack_bias(lw, pw.bias, pw.out_c, &bias);
   uint32_t d = 0;
   if (status == NULL)
     status = lower_add_dispatch(lw,
@@ -520,8 +520,8 @@ tflaccel_status lower_transpose_conv(gpu_lowering *lw, uint32_t position) {
   const tflaccel_tensor_desc *bias = gpu_op_input(lw->graph, op, shape.bias);
   int32_t out_c = weights->dims[0], kh = weights->dims[1], kw = weights->dims[2];
   uint64_t packed, bias_offset;
-  tflaccel_status status = pack_conv_weights(lw, weights, out_c, kh, kw, weights->dims[3], &packed);
-  if (status == NULL) status = pack_bias(lw, bias, out_c, &bias_offset);
+  tflaccel_status status = lower_pack_conv_weights(lw, weights, out_c, kh, kw, weights->dims[3], &packed);
+  if (status == NULL) status = lower_pack_bias(lw, bias, out_c, &bias_offset);
   uint32_t d = 0;
   if (status == NULL) status = lower_add_dispatch(lw, GPU_KERNEL_TRANSPOSE_CONV2D, &d);
   if (status == NULL) status = lower_bind_input(lw, d, 1, op->inputs[shape.input]);

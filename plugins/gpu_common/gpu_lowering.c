@@ -414,6 +414,7 @@ static tflaccel_status lower_one(gpu_lowering *lw, uint32_t position) {
     case TFLACCEL_OP_TRANSPOSE_CONV:
     case TFLACCEL_OP_CUSTOM: return lower_transpose_conv(lw, position);
     case TFLACCEL_OP_FULLY_CONNECTED: return lower_fully_connected(lw, position);
+    case TFLACCEL_OP_LSTM: return lower_lstm(lw, position);
     case TFLACCEL_OP_MAX_POOL_2D:
     case TFLACCEL_OP_AVERAGE_POOL_2D: return lower_pool(lw, position);
     case TFLACCEL_OP_MEAN: return lower_mean(lw, position);

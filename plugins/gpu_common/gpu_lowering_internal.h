@@ -95,6 +95,17 @@ tflaccel_status lower_conv(gpu_lowering *lw, uint32_t position);
 tflaccel_status lower_depthwise(gpu_lowering *lw, uint32_t position);
 tflaccel_status lower_transpose_conv(gpu_lowering *lw, uint32_t position);
 tflaccel_status lower_fully_connected(gpu_lowering *lw, uint32_t position);
+tflaccel_status lower_lstm(gpu_lowering *lw, uint32_t position); /* the basic cell */
+
+/* Constants in gpu_conv2d's layout (gpu_lower_conv.c): weights given as
+ * w(o, ky, kx, i) = source[((o * KH + ky) * KW + kx) * I + i] packed into
+ * [O/4][KH][KW][I/4][4 inputs][4 outputs]; the bias as one vector per
+ * output slice (zeros when bias is NULL). */
+tflaccel_status lower_pack_conv_weights(gpu_lowering *lw, const tflaccel_tensor_desc *weights,
+                                        int32_t out_c, int32_t kh, int32_t kw, int32_t in_c,
+                                        uint64_t *offset);
+tflaccel_status lower_pack_bias(gpu_lowering *lw, const tflaccel_tensor_desc *bias, int32_t out_c,
+                                uint64_t *offset);
 tflaccel_status lower_elementwise(gpu_lowering *lw, uint32_t position);
 tflaccel_status lower_pool(gpu_lowering *lw, uint32_t position);
 tflaccel_status lower_mean(gpu_lowering *lw, uint32_t position);

@@ -12,6 +12,9 @@
 #include "plugins/gpu_common/gpu_slice.h"
 #include "plugins/gpu_common/gpu_support.h"
 
+/* tflaccel_lstm_params.kernel_type of TFLite's basic LSTM cell. */
+#define GPU_LSTM_BASIC_KERNEL 1
+
 /* The largest tensor: indices stay within int32 in the kernels. */
 #define GPU_MAX_STORED_ELEMENTS (INT64_C(1) << 30)
 
@@ -478,6 +481,49 @@ static int check_strided_slice(const support_check *check) {
   return 1;
 }
 
+/* LSTM, basic kernel (TFLite's LstmCell, gpu_lower_lstm.c): TANH, no
+ * clipping (TFLite's basic kernel requires both), 2-D tensors (TFLite's
+ * kernel takes nothing else), constant float32 weights and bias. */
+static int check_lstm(const support_check *check) {
+  const tflaccel_graph_view *graph = check->graph;
+  const tflaccel_op_desc *op = check->op;
+  const tflaccel_lstm_params *params = &op->params->lstm;
+  if (params->fused_activation != TFLACCEL_ACT_TANH)
+    return decline(check, "LSTM basic kernel with fused activation %d (TFLite requires TANH)",
+                   (int)params->fused_activation);
+  if (params->cell_clip != 0.0f || params->proj_clip != 0.0f)
+    return decline(check, "LSTM basic kernel with cell_clip %g, proj_clip %g (TFLite requires 0)",
+                   (double)params->cell_clip, (double)params->proj_clip);
+  static const char *const names[9] = {"input", "prev_activ", "weights",
+                                       "bias", "prev_state", "activ",
+                                       "state", "concat_temp", "activ_temp"};
+  const tflaccel_tensor_desc *tensors[9];
+  for (uint32_t i = 0; i < 9; ++i) {
+    tensors[i] = i < 5 ? gpu_op_input(graph, op, i) : gpu_op_output(graph, op, i - 5);
+    if (tensors[i]->rank != (i == 3 ? 1u : 2u))
+      return decline(check, "LSTM %s has rank %u, the basic kernel takes %s", names[i],
+                     tensors[i]->rank, i == 3 ? "a vector" : "2-D tensors only");
+  }
+  int32_t batch = tensors[0]->dims[0], input_depth = tensors[0]->dims[1];
+  int32_t depth = tensors[1]->dims[1];
+  int64_t total = (int64_t)input_depth + depth, gates = 4 * (int64_t)depth;
+  if (!check_constant_float(check, tensors[2], "weights", gates * total) ||
+      !check_constant_float(check, tensors[3], "bias", gates))
+    return 0;
+  /* [rows, columns] of every tensor but the bias. */
+  const int64_t expected[9][2] = {{batch, input_depth}, {batch, depth}, {gates, total},
+                                  {gates, 0},           {batch, depth}, {batch, depth},
+                                  {batch, depth},       {batch, total}, {batch, gates}};
+  for (uint32_t i = 0; i < 9; ++i) {
+    if (i == 3) continue;
+    if (tensors[i]->dims[0] != expected[i][0] || tensors[i]->dims[1] != expected[i][1])
+      return decline(check, "LSTM %s is [%d, %d], expected [%lld, %lld]", names[i],
+                     tensors[i]->dims[0], tensors[i]->dims[1], (long long)expected[i][0],
+                     (long long)expected[i][1]);
+  }
+  return 1;
+}
+
 /* The op's own rules, after the common tensor checks. */
 static int check_op(const support_check *check) {
   const tflaccel_graph_view *graph = check->graph;
@@ -529,15 +575,18 @@ static int check_op(const support_check *check) {
     case TFLACCEL_OP_SOFTMAX: return check_same_shape(check, input, output, "input and output");
     case TFLACCEL_OP_STRIDED_SLICE: return check_strided_slice(check);
     case TFLACCEL_OP_CUSTOM: return check_tconv(check);
+    case TFLACCEL_OP_LSTM: return check_lstm(check);
     default: return decline(check, "there is no GPU kernel for %s", check->name);
   }
 }
 
-/* Inputs and outputs each op must have: [min, max] inputs, one output. */
+/* Inputs and outputs each op must have: [min, max] inputs, one output
+ * (four for the basic LSTM cell). */
 static int check_arity(const support_check *check) {
   const tflaccel_op_desc *op = check->op;
-  uint32_t min = 1, max = 1;
+  uint32_t min = 1, max = 1, outputs = 1;
   switch (op->code) {
+    case TFLACCEL_OP_LSTM: min = 5, max = 5, outputs = 4; break; /* the basic cell */
     case TFLACCEL_OP_CONV_2D:
     case TFLACCEL_OP_DEPTHWISE_CONV_2D:
     case TFLACCEL_OP_FULLY_CONNECTED: min = 2, max = 3; break;
@@ -568,8 +617,12 @@ static int check_arity(const support_check *check) {
   for (uint32_t i = 0; i < min; ++i)
     if (gpu_op_input(check->graph, op, i) == NULL)
       return decline(check, "%s input %u is missing", check->name, i);
-  if (op->output_count != 1 || gpu_op_output(check->graph, op, 0) == NULL)
-    return decline(check, "%s has %u outputs, expected 1", check->name, op->output_count);
+  if (op->output_count != outputs)
+    return decline(check, "%s has %u outputs, expected %u", check->name, op->output_count,
+                   outputs);
+  for (uint32_t i = 0; i < outputs; ++i)
+    if (gpu_op_output(check->graph, op, i) == NULL)
+      return decline(check, "%s output %u is missing", check->name, i);
   return 1;
 }
 
@@ -579,9 +632,9 @@ int gpu_op_supported(const tflaccel_graph_view *graph, uint32_t op_index, const 
   support_check check = {graph, op, op_name(op), plugin_name, reason, reason_size};
   if (check.name == NULL)
     return decline(&check, "there is no GPU kernel for op code %d", (int)op->code);
-  if (op->code == TFLACCEL_OP_LSTM)
-    return decline(&check, "LSTM has no GPU kernel yet (cpu_ref has no basic LSTM to check one "
-                           "against)");
+  if (op->code == TFLACCEL_OP_LSTM && op->params->lstm.kernel_type != GPU_LSTM_BASIC_KERNEL)
+    return decline(&check, "LSTM with the full kernel (kernel_type %d) has no GPU kernel: only "
+                   "the basic LSTM cell runs on the GPU", (int)op->params->lstm.kernel_type);
   if (op->code == TFLACCEL_OP_CUSTOM &&
       (op->custom_code == NULL || strcmp(op->custom_code, GPU_CUSTOM_TRANSPOSE_CONV_BIAS) != 0))
     return decline(&check, "there is no GPU kernel for custom op %s",

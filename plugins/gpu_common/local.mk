@@ -13,6 +13,7 @@ plugins_libgpu_common_la_SOURCES = \
 	plugins/gpu_common/gpu_lower_conv.c \
 	plugins/gpu_common/gpu_lower_data.c \
 	plugins/gpu_common/gpu_lower_elementwise.c \
+	plugins/gpu_common/gpu_lower_lstm.c \
 	plugins/gpu_common/gpu_lowering.c \
 	plugins/gpu_common/gpu_lowering.h \
 	plugins/gpu_common/gpu_lowering_internal.h \

@@ -260,8 +260,8 @@ tflaccel_status gl_backend_init(const tflaccel_host_services *host, int32_t prof
   backend->device = device;
   /* GLES has no portable switch for half arithmetic: half storage only. */
   backend->has_half_math = 0;
-  backend->features =
-      GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE | GPU_FEATURE_AVOID_ORDERED;
+  backend->features = GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE |
+                      GPU_FEATURE_AVOID_ORDERED | GPU_FEATURE_LSTM_GATES;
   backend->binding_alignment = 16; /* whole vectors (kernels/glsl/common.glsl) */
   /* Tensors start on 16 bytes: a slice, and an even number of halves. */
   backend->buffer_alignment = 16;

@@ -924,7 +924,8 @@ tflaccel_status vk_backend_init(const tflaccel_host_services *host,
   backend->plugin_name = "gpu_vk";
   backend->device = device;
   backend->has_half_math = native_half && entry->shader_float16;
-  backend->features = GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE;
+  backend->features =
+      GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE | GPU_FEATURE_LSTM_GATES;
   backend->binding_alignment = 16; /* whole vectors (kernels/glsl/common.glsl) */
   /* Tensors start on 16 bytes: a slice, and an even number of halves. */
   backend->buffer_alignment = 16;

@@ -461,6 +461,40 @@ static void build_quantized_add(cf_graph *graph, const cf_case *spec) {
 #define RELU6 TFLACCEL_ACT_RELU6
 #define RELU1 TFLACCEL_ACT_RELU_N1_TO_1
 
+/* LSTM with the basic kernel: input [B, I] (the main input's shape), depth
+ * D (out_c). All four outputs are graph outputs, so every one is compared.
+ * cf_op gives an op one output: the LSTM's four are listed in the next
+ * op's row of input indices, which stays unused (the LSTM is the graph's
+ * only op). */
+static void build_lstm_basic(cf_graph *graph, const cf_case *spec) {
+  int32_t batch = spec->shape[0], input_depth = spec->shape[1], depth = spec->out_c;
+  int32_t gates = 4 * depth, total = input_depth + depth;
+  int32_t state_dims[2] = {batch, depth}, weight_dims[2] = {gates, total};
+  int32_t concat_dims[2] = {batch, total}, gate_dims[2] = {batch, gates};
+  uint32_t input = input_of(graph, spec);
+  uint32_t prev_activ = cf_input(graph, TFLACCEL_DTYPE_FLOAT32, 2, state_dims, -1.0f, 1.0f);
+  uint32_t weights = cf_constant(graph, 2, weight_dims, -0.5f, 0.5f);
+  uint32_t bias = cf_constant(graph, 1, &gates, -1.0f, 1.0f);
+  uint32_t prev_state = cf_input(graph, TFLACCEL_DTYPE_FLOAT32, 2, state_dims, -2.0f, 2.0f);
+  uint32_t activ = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, 2, state_dims);
+  uint32_t state = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, 2, state_dims);
+  uint32_t concat = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, 2, concat_dims);
+  uint32_t activ_temp = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, 2, gate_dims);
+  ck_assert_uint_eq(graph->op_count, 0);
+  uint32_t inputs[5] = {input, prev_activ, weights, bias, prev_state};
+  tflaccel_op_params *p = cf_op(graph, TFLACCEL_OP_LSTM, 5, inputs, activ);
+  p->lstm.kernel_type = 1; /* BASIC */
+  p->lstm.fused_activation = TFLACCEL_ACT_TANH;
+  uint32_t *outputs = graph->op_inputs[graph->op_count];
+  outputs[0] = activ;
+  outputs[1] = state;
+  outputs[2] = concat;
+  outputs[3] = activ_temp;
+  graph->ops[0].outputs = outputs;
+  graph->ops[0].output_count = 4;
+  for (uint32_t i = 0; i < 4; ++i) cf_output(graph, outputs[i]);
+}
+
 const cf_case cf_cases[] = {
     /* CONV_2D */
     {.name = "conv 3x3 same c3->5", .build = build_conv, .op = TFLACCEL_OP_CONV_2D, .rank = 4,
@@ -689,6 +723,11 @@ const cf_case cf_cases[] = {
     /* Declined by GPU plugins for now: listed, not failed. */
     {.name = "quantized int8 add", .build = build_quantized_add, .op = 0, .rank = 4,
      .shape = {1, 4, 4, 8}},
+    /* Recurrent: the basic LSTM cell, depths that are and are not multiples of 4. */
+    {.name = "lstm basic depth 5 input 3", .build = build_lstm_basic, .op = TFLACCEL_OP_LSTM,
+     .rank = 2, .shape = {1, 3}, .out_c = 5},
+    {.name = "lstm basic depth 8 input 16 batch 2", .build = build_lstm_basic,
+     .op = TFLACCEL_OP_LSTM, .rank = 2, .shape = {2, 16}, .out_c = 8},
 };
 
 const uint32_t cf_case_count = sizeof cf_cases / sizeof cf_cases[0];

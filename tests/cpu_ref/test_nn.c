@@ -472,6 +472,65 @@ START_TEST(transpose_conv_bias_custom) {
 }
 END_TEST
 
+/* LSTM, basic kernel: depth 2, input 3, batch 2, weights chosen so that
+ * every gate sum is exact: activ_temp by hand, then
+ * state = sig(g0) * tanh(g1) + sig(g2) * prev_state and
+ * activ = sig(g3) * tanh(state), evaluated in double. */
+START_TEST(lstm_basic_hand_computed) {
+  const float in[6] = {1, 0, -1, 0.5f, 2, 0};
+  const float prev_activ[4] = {0.5f, -0.5f, 0, 1};
+  const float prev_state[4] = {1, -1, 0.5f, 0};
+  const float weights[40] = {0.5f, 0, 0, 1, 0,     /* input gate, channel 0 */
+                             0, 1, 0, 0, -1,       /* input gate, channel 1 */
+                             1, 0, 1, 0, 0,        /* new input, channel 0 */
+                             0, 0, 0, 0.5f, 0.5f,  /* new input, channel 1 */
+                             0, 0, 2, 0, 0,        /* forget gate, channel 0 */
+                             -1, 0, 0, 0, 1,       /* forget gate, channel 1 */
+                             0, 0.5f, 0, 0, 0,     /* output gate, channel 0 */
+                             0.25f, 0, 0, 0, 0};   /* output gate, channel 1 */
+  const float bias[8] = {0, 0.5f, -0.5f, 1, 0, 0, 0.25f, -0.25f};
+  test_graph graph;
+  tg_init(&graph);
+  uint32_t t_in = tg_input(&graph, F32, 2, (int32_t[]){2, 3}, in);
+  uint32_t t_activ_in = tg_input(&graph, F32, 2, (int32_t[]){2, 2}, prev_activ);
+  uint32_t t_weights = tg_const(&graph, F32, 2, (int32_t[]){8, 5}, weights);
+  uint32_t t_bias = tg_const(&graph, F32, 1, (int32_t[]){8}, bias);
+  uint32_t t_state_in = tg_input(&graph, F32, 2, (int32_t[]){2, 2}, prev_state);
+  uint32_t t_activ = tg_tensor(&graph, F32, 2, (int32_t[]){2, 2});
+  uint32_t t_state = tg_tensor(&graph, F32, 2, (int32_t[]){2, 2});
+  uint32_t t_concat = tg_tensor(&graph, F32, 2, (int32_t[]){2, 5});
+  uint32_t t_gates = tg_tensor(&graph, F32, 2, (int32_t[]){2, 8});
+  tflaccel_op_params *params =
+      tg_op(&graph, TFLACCEL_OP_LSTM, 5,
+            (uint32_t[]){t_in, t_activ_in, t_weights, t_bias, t_state_in}, 4,
+            (uint32_t[]){t_activ, t_state, t_concat, t_gates});
+  params->lstm.kernel_type = 1;
+  params->lstm.fused_activation = TFLACCEL_ACT_TANH;
+  tg_run_ok(&graph, 1);
+  const float concat[10] = {1, 0, -1, 0.5f, -0.5f, 0.5f, 2, 0, 0, 1};
+  const float gates[16] = {1, 1, -0.5f, 1, -2, -1.5f, 0.25f, 0,
+                           0.25f, 1.5f, 0, 1.5f, 0, 0.5f, 1.25f, -0.125f};
+  const float state[4] = {-0.21863179f, 0.37434442f, 0.25f, 0.74002611f};
+  const float activ[4] = {-0.12098803f, 0.17889294f, 0.19037524f, 0.29494475f};
+  tg_assert_floats(tg_result(&graph, t_concat), concat, 10, 0);
+  tg_assert_floats(tg_result(&graph, t_gates), gates, 16, 0);
+  tg_assert_floats(tg_result(&graph, t_state), state, 4, TOLERANCE);
+  tg_assert_floats(tg_result(&graph, t_activ), activ, 4, TOLERANCE);
+
+  /* TFLite's basic kernel requires TANH and no clipping: anything else is
+   * declined. */
+  char reason[TFLACCEL_REASON_SIZE];
+  params->lstm.cell_clip = 1.0f;
+  ck_assert(!tg_supported(&graph, 0, reason));
+  params->lstm.cell_clip = 0.0f;
+  params->lstm.fused_activation = TFLACCEL_ACT_RELU;
+  ck_assert(!tg_supported(&graph, 0, reason));
+  params->lstm.fused_activation = TFLACCEL_ACT_TANH;
+  ck_assert_msg(tg_supported(&graph, 0, reason), "%s", reason);
+  tg_free(&graph);
+}
+END_TEST
+
 static Suite *nn_suite(void) {
   Suite *suite = suite_create("cpu_ref nn kernels");
   TCase *tc = tcase_create("nn");
@@ -484,6 +543,7 @@ static Suite *nn_suite(void) {
   tcase_add_test(tc, fully_connected_cases);
   tcase_add_test(tc, transpose_conv_builtin);
   tcase_add_test(tc, transpose_conv_bias_custom);
+  tcase_add_test(tc, lstm_basic_hand_computed);
   suite_add_tcase(suite, tc);
   return suite;
 }

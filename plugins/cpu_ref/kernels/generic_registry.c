@@ -63,6 +63,8 @@ static const generic_entry generic_kernels[] = {
     {&cpu_kernel_conv_2d, F32, 0},
     {&cpu_kernel_depthwise_conv_2d, F32, 0},
     {&cpu_kernel_fully_connected, F32, 0},
+    /* The basic LSTM cell; the full kernel is in the quantized table. */
+    {&cpu_kernel_lstm_basic, F32, 0},
     {&cpu_kernel_transpose_conv, F32, 2},
     {&cpu_kernel_transpose_conv_bias, F32, 0},
     {&cpu_kernel_concatenation, ANY, 0},

@@ -1,7 +1,7 @@
 /* Which of cpu_ref's quantized/recurrent kernels serves an op.
  *
  * The recurrent ops (LSTM, UNIDIRECTIONAL_SEQUENCE_LSTM, SVDF) are served
- * here in every dtype. Other ops are claimed when their tensors are
+ * here in every dtype, but for the basic LSTM cell (the generic table's). Other ops are claimed when their tensors are
  * quantized integers; CAST and ARG_MAX/ARG_MIN whenever they touch uint8,
  * int8 or int16 (both ignore quantization). Everything else is left to the
  * generic table (data movement works on raw bytes there). */
@@ -70,7 +70,11 @@ static int is_quantized_op(const tflaccel_graph_view *graph, const tflaccel_op_d
 const cpu_kernel *cpu_quantized_kernel_find(const tflaccel_graph_view *graph,
                                             const tflaccel_op_desc *op) {
   if (graph == NULL || op == NULL || op->code == TFLACCEL_OP_CUSTOM) return NULL;
-  for (size_t i = 0; i < sizeof recurrent_kernels / sizeof recurrent_kernels[0]; i++)
+  /* The basic LSTM cell is the generic table's (generic/lstm_basic.c). */
+  int basic_lstm = op->code == TFLACCEL_OP_LSTM && op->params != NULL &&
+                   op->params->lstm.kernel_type == 1;
+  size_t recurrent_count = sizeof recurrent_kernels / sizeof recurrent_kernels[0];
+  for (size_t i = 0; !basic_lstm && i < recurrent_count; i++)
     if (recurrent_kernels[i]->op_code == op->code) return recurrent_kernels[i];
   if (!is_quantized_op(graph, op)) return NULL;
   for (size_t i = 0; i < sizeof quantized_kernels / sizeof quantized_kernels[0]; i++)

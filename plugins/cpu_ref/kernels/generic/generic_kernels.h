@@ -25,6 +25,8 @@ extern const cpu_kernel cpu_kernel_conv_2d;
 extern const cpu_kernel cpu_kernel_depthwise_conv_2d;
 extern const cpu_kernel cpu_kernel_fully_connected;
 extern const cpu_kernel cpu_kernel_transpose_conv, cpu_kernel_transpose_conv_bias;
+/* lstm_basic.c: LSTM with kernel_type BASIC */
+extern const cpu_kernel cpu_kernel_lstm_basic;
 /* Data movement, any dtype: concatenation.c, reshape.c, pad.c,
  * strided_slice.c, transpose.c, pack.c, gather_nd.c, depth_space.c */
 extern const cpu_kernel cpu_kernel_concatenation;

@@ -1,0 +1,35 @@
+/* The gates of the basic LSTM cell (TFLite's LstmCell), after the gate sums
+ * activ_temp were computed by gpu_conv2d. */
+
+/* LOGISTIC's formula (cpu_ref's and apply_unary's). */
+float lstm_sigmoid(float x) { return 1.0f / (1.0f + exp(-x)); }
+
+/* t0 <- the new state (K[3] == 0) or the new activation (K[3] == 1) from
+ * the gate sums t1 [B, 4D] and prev_state t2 [B, D]: K[0] D, K[1] t1's and
+ * K[2] t2's slices per pixel. Gate g of channel c is t1's channel
+ * g * D + c, loaded alone: it is not slice-aligned when D % 4 != 0. In
+ * float in every mode, as cpu_ref computes it:
+ *   state = sigmoid(g0) * tanh(g1) + sigmoid(g2) * prev_state
+ *   activ = sigmoid(g3) * tanh(state) */
+__kernel void gpu_lstm_gates(KERNEL_ARGS) {
+  KERNEL_START;
+  OUTPUT_COORDS;
+  int depth = K[0], pixel = (b * P[P_OUT_H] + y) * P[P_OUT_W] + x;
+  int gates_at = pixel * K[1], state_at = pixel * K[2];
+  int write_activ = K[3];
+  FLT4 v = F4(0);
+  for (int lane = 0; lane < 4; ++lane) {
+    int c = s * 4 + lane;
+    if (c >= depth) break;
+    float input_gate = lstm_sigmoid((float)load_channel(t1, gates_at, c));
+    float new_input = tanh((float)load_channel(t1, gates_at, depth + c));
+    float forget_gate = lstm_sigmoid((float)load_channel(t1, gates_at, 2 * depth + c));
+    float prev_state = (float)load_channel(t2, state_at, c);
+    float state = input_gate * new_input + forget_gate * prev_state;
+    float value = state;
+    if (write_activ)
+      value = lstm_sigmoid((float)load_channel(t1, gates_at, 3 * depth + c)) * tanh(state);
+    v = with_lane(v, lane, (FLT)value);
+  }
+  finish_slice(P, TENSORS, b, y, x, s, v);
+}

@@ -1,0 +1,35 @@
+/* The gates of the basic LSTM cell (TFLite's LstmCell), after the gate sums
+ * activ_temp were computed by conv2d: t0 <- the new state (K(3) == 0) or
+ * the new activation (K(3) == 1) from the gate sums t1 [B, 4D] and
+ * prev_state t2 [B, D]; K(0) D, K(1) t1's and K(2) t2's slices per pixel.
+ * Gate g of channel c is t1's channel g * D + c, loaded alone: it is not
+ * slice-aligned when D % 4 != 0. In float in every mode, as cpu_ref
+ * computes it (and kernels/cl/lstm.cl):
+ *   state = sigmoid(g0) * tanh(g1) + sigmoid(g2) * prev_state
+ *   activ = sigmoid(g3) * tanh(state) */
+
+/* LOGISTIC's formula (cpu_ref's and apply_unary's). */
+float lstm_sigmoid(float x) { return 1.0 / (1.0 + exp(-x)); }
+
+void main() {
+  kernel_start();
+  OUTPUT_COORDS;
+  int depth = K(0), pixel = (b * P(P_OUT_H) + y) * P(P_OUT_W) + x;
+  int gates_at = pixel * K(1), state_at = pixel * K(2);
+  bool write_activ = K(3) != 0;
+  FLT4 v = FLT4(0);
+  for (int lane = 0; lane < 4; ++lane) {
+    int c = s * 4 + lane;
+    if (c >= depth) break;
+    float input_gate = lstm_sigmoid(float(load_channel(1, gates_at, c)));
+    float new_input = tanh(float(load_channel(1, gates_at, depth + c)));
+    float forget_gate = lstm_sigmoid(float(load_channel(1, gates_at, 2 * depth + c)));
+    float prev_state = float(load_channel(2, state_at, c));
+    PRECISE_FP32 float state = input_gate * new_input + forget_gate * prev_state;
+    PRECISE_FP32 float value = state;
+    if (write_activ)
+      value = lstm_sigmoid(float(load_channel(1, gates_at, 3 * depth + c))) * tanh(state);
+    v = with_lane(v, lane, FLT(value));
+  }
+  finish_slice(b, y, x, s, v);
+}
