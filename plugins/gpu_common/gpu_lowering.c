@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "plugins/gpu_common/gpu_array.h"
 #include "plugins/gpu_common/gpu_lowering.h"
 #include "plugins/gpu_common/gpu_lowering_internal.h"
 #include "plugins/gpu_common/gpu_op_math.h"
@@ -20,24 +21,6 @@ static tflaccel_status out_of_memory(const gpu_lowering *lw, const char *what) {
                                lw->backend->plugin_name, what);
 }
 
-/* Grows an array of element_size items to hold at least need. */
-static int reserve(const tflaccel_host_services *host, void **array, uint32_t *capacity,
-                   uint32_t need, size_t element_size, size_t alignment) {
-  if (need <= *capacity) return 1;
-  uint32_t grown = *capacity ? *capacity * 2 : 64;
-  while (grown < need) grown *= 2;
-  void *fresh = host->alloc(host->context, grown * element_size, alignment);
-  if (fresh == NULL) return 0;
-  memset(fresh, 0, grown * element_size);
-  if (*array != NULL) {
-    memcpy(fresh, *array, *capacity * element_size);
-    host->free(host->context, *array);
-  }
-  *array = fresh;
-  *capacity = grown;
-  return 1;
-}
-
 tflaccel_status lower_add_dispatch(gpu_lowering *lw, int32_t kernel, uint32_t *dispatch) {
   return gpu_program_add_dispatch(lw->host, lw->program, kernel, dispatch);
 }
@@ -49,8 +32,9 @@ static uint32_t root_of(const gpu_lowering *lw, uint32_t tensor) {
 
 static tflaccel_status add_request(gpu_lowering *lw, uint64_t size, uint32_t first,
                                    int32_t *request) {
-  if (!reserve(lw->host, (void **)&lw->requests, &lw->request_capacity, lw->request_count + 1,
-               sizeof *lw->requests, _Alignof(tflaccel_arena_request)))
+  if (!gpu_array_reserve(lw->host, (void **)&lw->requests, &lw->request_capacity,
+                         lw->request_count + 1, sizeof *lw->requests,
+                         _Alignof(tflaccel_arena_request)))
     return out_of_memory(lw, "arena requests");
   tflaccel_arena_request *r = &lw->requests[lw->request_count];
   r->size = size;
@@ -63,8 +47,8 @@ static tflaccel_status add_request(gpu_lowering *lw, uint64_t size, uint32_t fir
 
 static tflaccel_status add_fixup(gpu_lowering *lw, uint32_t dispatch, uint32_t argument,
                                  int32_t request) {
-  if (!reserve(lw->host, (void **)&lw->fixups, &lw->fixup_capacity, lw->fixup_count + 1,
-               sizeof *lw->fixups, _Alignof(lower_fixup)))
+  if (!gpu_array_reserve(lw->host, (void **)&lw->fixups, &lw->fixup_capacity, lw->fixup_count + 1,
+                         sizeof *lw->fixups, _Alignof(lower_fixup)))
     return out_of_memory(lw, "arena fix-ups");
   lower_fixup *f = &lw->fixups[lw->fixup_count++];
   f->dispatch = dispatch;
@@ -182,8 +166,8 @@ tflaccel_status lower_bind_output(gpu_lowering *lw, uint32_t dispatch, uint32_t 
 }
 
 tflaccel_status lower_temporary(gpu_lowering *lw, gpu_shape shape, uint32_t *tensor) {
-  if (!reserve(lw->host, (void **)&lw->tensors, &lw->tensor_capacity, lw->tensor_count + 1,
-               sizeof *lw->tensors, _Alignof(lower_tensor)))
+  if (!gpu_array_reserve(lw->host, (void **)&lw->tensors, &lw->tensor_capacity,
+                         lw->tensor_count + 1, sizeof *lw->tensors, _Alignof(lower_tensor)))
     return out_of_memory(lw, "temporary tensors");
   lower_tensor *lt = &lw->tensors[lw->tensor_count];
   memset(lt, 0, sizeof *lt);
@@ -445,8 +429,8 @@ static tflaccel_status prepare_tensors(gpu_lowering *lw) {
   const tflaccel_partition_desc *partition = lw->partition;
   const tflaccel_host_services *host = lw->host;
   uint32_t capacity = graph->tensor_count + 16;
-  if (!reserve(host, (void **)&lw->tensors, &lw->tensor_capacity, capacity, sizeof *lw->tensors,
-               _Alignof(lower_tensor)))
+  if (!gpu_array_reserve(host, (void **)&lw->tensors, &lw->tensor_capacity, capacity,
+                         sizeof *lw->tensors, _Alignof(lower_tensor)))
     return out_of_memory(lw, "tensors");
   lw->tensor_count = graph->tensor_count;
   for (uint32_t t = 0; t < graph->tensor_count; ++t) {

@@ -3,6 +3,8 @@
 # A convenience library each GPU plugin links in.
 noinst_LTLIBRARIES += plugins/libgpu_common.la
 plugins_libgpu_common_la_SOURCES = \
+	plugins/gpu_common/gpu_array.c \
+	plugins/gpu_common/gpu_array.h \
 	plugins/gpu_common/gpu_backend.h \
 	plugins/gpu_common/gpu_executable.c \
 	plugins/gpu_common/gpu_executable.h \

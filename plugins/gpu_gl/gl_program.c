@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "plugins/gpu_common/gpu_array.h"
 #include "plugins/gpu_common/gpu_kernel_catalog.h"
 #include "plugins/gpu_common/gpu_program.h"
 #include "plugins/gpu_gl/gl_error.h"
@@ -121,19 +122,9 @@ tflaccel_status gl_program_get(gl_program_set *set, int32_t kernel, int32_t stor
       return NULL;
     }
   }
-  if (set->count == set->capacity) {
-    uint32_t capacity = set->capacity ? set->capacity * 2 : 32;
-    gl_program_entry *grown =
-        host->alloc(host->context, capacity * sizeof *grown, _Alignof(gl_program_entry));
-    if (grown == NULL)
-      return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_gl: out of memory (programs)");
-    if (set->entries != NULL) {
-      memcpy(grown, set->entries, set->count * sizeof *grown);
-      host->free(host->context, set->entries);
-    }
-    set->entries = grown;
-    set->capacity = capacity;
-  }
+  if (!gpu_array_reserve(host, (void **)&set->entries, &set->capacity, set->count + 1,
+                         sizeof *set->entries, _Alignof(gl_program_entry)))
+    return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_gl: out of memory (programs)");
   GLuint built = 0;
   tflaccel_status status = build(host, kernel, storage, local, &built);
   if (status != NULL) return status;

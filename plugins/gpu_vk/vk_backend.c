@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "plugins/gpu_common/gpu_array.h"
 #include "plugins/gpu_vk/vk_backend.h"
 #include "plugins/gpu_vk/vk_buffer.h"
 #include "plugins/gpu_vk/vk_error.h"
@@ -280,19 +281,9 @@ static tflaccel_status allocate_set(vk_backend_device *self, VkDescriptorPool *p
         return vk_call_failed(host, "vkAllocateDescriptorSets", result);
     }
     /* No pool yet, or the last is full: a new one. */
-    if (self->pool_count == self->pool_capacity) {
-      uint32_t capacity = self->pool_capacity ? self->pool_capacity * 2 : 4;
-      VkDescriptorPool *grown =
-          host->alloc(host->context, capacity * sizeof *grown, _Alignof(VkDescriptorPool));
-      if (grown == NULL)
-        return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_vk: out of memory (pools)");
-      if (self->pools != NULL) {
-        memcpy(grown, self->pools, self->pool_count * sizeof *grown);
-        host->free(host->context, self->pools);
-      }
-      self->pools = grown;
-      self->pool_capacity = capacity;
-    }
+    if (!gpu_array_reserve(host, (void **)&self->pools, &self->pool_capacity,
+                           self->pool_count + 1, sizeof *self->pools, _Alignof(VkDescriptorPool)))
+      return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_vk: out of memory (pools)");
     const VkDescriptorPoolSize sizes = {.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                         .descriptorCount = POOL_SETS * VK_PIPELINE_BINDINGS};
     const VkDescriptorPoolCreateInfo info = {
@@ -316,7 +307,8 @@ static tflaccel_status kernel_create(void *device, int32_t storage, int32_t kern
   vk_backend_device *self = self_of(device);
   const tflaccel_host_services *host = self->host;
   *object = NULL;
-  if (storage < 0 || storage >= GPU_STORAGE_MODE_COUNT || kernel < 0 || kernel >= GPU_KERNEL_EXTENDED_COUNT)
+  if (storage < 0 || storage >= GPU_STORAGE_MODE_COUNT || kernel < 0 ||
+      kernel >= GPU_KERNEL_EXTENDED_COUNT)
     return host->status_make(TFLACCEL_INTERNAL, "gpu_vk: kernel %d in storage mode %d", (int)kernel,
                              (int)storage);
   gpu_kernel_object *created =
@@ -464,19 +456,10 @@ static tflaccel_status dispatch(void *device, gpu_kernel_object *object, const u
     if (status != NULL) return status;
     memcpy(object->local, group, sizeof group);
   }
-  if (self->pending_count == self->pending_capacity) {
-    uint32_t capacity = self->pending_capacity ? self->pending_capacity * 2 : 64;
-    vk_pending_dispatch *grown =
-        host->alloc(host->context, capacity * sizeof *grown, _Alignof(vk_pending_dispatch));
-    if (grown == NULL)
-      return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_vk: out of memory (dispatches)");
-    if (self->pending != NULL) {
-      memcpy(grown, self->pending, self->pending_count * sizeof *grown);
-      host->free(host->context, self->pending);
-    }
-    self->pending = grown;
-    self->pending_capacity = capacity;
-  }
+  if (!gpu_array_reserve(host, (void **)&self->pending, &self->pending_capacity,
+                         self->pending_count + 1, sizeof *self->pending,
+                         _Alignof(vk_pending_dispatch)))
+    return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_vk: out of memory (dispatches)");
   vk_pending_dispatch *pending = &self->pending[self->pending_count];
   pending->object = object;
   pending->pipeline = object->pipeline;
@@ -674,19 +657,10 @@ static tflaccel_status list_mirrors(vk_backend_device *self, gpu_kernel_object *
       for (uint32_t m = 0; m < head->mirror_count && found == NULL; ++m)
         if (head->mirrors[m].buffer == buffer) found = &head->mirrors[m];
       if (found == NULL) {
-        if (head->mirror_count == head->mirror_capacity) {
-          uint32_t capacity = head->mirror_capacity ? head->mirror_capacity * 2 : 8;
-          vk_bound_mirror *grown =
-              host->alloc(host->context, capacity * sizeof *grown, _Alignof(vk_bound_mirror));
-          if (grown == NULL)
-            return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_vk: out of memory (mirrors)");
-          if (head->mirrors != NULL) {
-            memcpy(grown, head->mirrors, head->mirror_count * sizeof *grown);
-            host->free(host->context, head->mirrors);
-          }
-          head->mirrors = grown;
-          head->mirror_capacity = capacity;
-        }
+        if (!gpu_array_reserve(host, (void **)&head->mirrors, &head->mirror_capacity,
+                               head->mirror_count + 1, sizeof *head->mirrors,
+                               _Alignof(vk_bound_mirror)))
+          return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_vk: out of memory (mirrors)");
         tflaccel_status status = prepare_copies(self, buffer);
         if (status != NULL) return status;
         found = &head->mirrors[head->mirror_count++];

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "plugins/gpu_common/gpu_array.h"
 #include "plugins/gpu_vk/vk_error.h"
 #include "plugins/gpu_vk/vk_pipeline.h"
 
@@ -148,7 +149,8 @@ static tflaccel_status make_pipeline(vk_pipeline_set *set, int32_t kernel, int32
 tflaccel_status vk_pipeline_get(vk_pipeline_set *set, int32_t kernel, int32_t variant,
                                 const uint32_t local[3], VkPipeline *pipeline) {
   *pipeline = VK_NULL_HANDLE;
-  if (kernel < 0 || kernel >= GPU_KERNEL_EXTENDED_COUNT || variant < 0 || variant >= VK_SHADER_VARIANT_COUNT)
+  if (kernel < 0 || kernel >= GPU_KERNEL_EXTENDED_COUNT || variant < 0 ||
+      variant >= VK_SHADER_VARIANT_COUNT)
     return set->host->status_make(TFLACCEL_INTERNAL, "gpu_vk: kernel %d variant %d", (int)kernel,
                                   (int)variant);
   for (uint32_t i = 0; i < set->count; ++i) {
@@ -159,19 +161,9 @@ tflaccel_status vk_pipeline_get(vk_pipeline_set *set, int32_t kernel, int32_t va
       return NULL;
     }
   }
-  if (set->count == set->capacity) {
-    uint32_t capacity = set->capacity ? set->capacity * 2 : 32;
-    vk_pipeline_entry *grown =
-        set->host->alloc(set->host->context, capacity * sizeof *grown, _Alignof(vk_pipeline_entry));
-    if (grown == NULL)
-      return set->host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_vk: out of memory (pipelines)");
-    if (set->entries != NULL) {
-      memcpy(grown, set->entries, set->count * sizeof *grown);
-      set->host->free(set->host->context, set->entries);
-    }
-    set->entries = grown;
-    set->capacity = capacity;
-  }
+  if (!gpu_array_reserve(set->host, (void **)&set->entries, &set->capacity, set->count + 1,
+                         sizeof *set->entries, _Alignof(vk_pipeline_entry)))
+    return set->host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_vk: out of memory (pipelines)");
   VkPipeline made = VK_NULL_HANDLE;
   tflaccel_status status = make_pipeline(set, kernel, variant, local, &made);
   if (status != NULL) return status;
