@@ -49,7 +49,8 @@ if BUILD_OPENCL
 check_PROGRAMS += tests/conformance/test_gpu_models_gpu_cl
 TESTS += tests/conformance/test_gpu_models_gpu_cl
 tests_conformance_test_gpu_models_gpu_cl_SOURCES = tests/conformance/test_gpu_models.c \
-	tests/support/json.c tests/support/json.h tests/support/test_util.c tests/support/test_util.h
+	tests/support/json.c tests/support/json.h tests/support/model_compare.c \
+	tests/support/model_compare.h tests/support/test_util.c tests/support/test_util.h
 tests_conformance_test_gpu_models_gpu_cl_CPPFLAGS = $(TEST_CPP_FLAGS) \
 	-DMODEL_TEST_ACCELERATOR='"gpu_cl"'
 tests_conformance_test_gpu_models_gpu_cl_CFLAGS = $(TEST_C_FLAGS)
@@ -62,7 +63,8 @@ if BUILD_VULKAN
 check_PROGRAMS += tests/conformance/test_gpu_models_gpu_vk
 TESTS += tests/conformance/test_gpu_models_gpu_vk
 tests_conformance_test_gpu_models_gpu_vk_SOURCES = tests/conformance/test_gpu_models.c \
-	tests/support/json.c tests/support/json.h tests/support/test_util.c tests/support/test_util.h
+	tests/support/json.c tests/support/json.h tests/support/model_compare.c \
+	tests/support/model_compare.h tests/support/test_util.c tests/support/test_util.h
 tests_conformance_test_gpu_models_gpu_vk_CPPFLAGS = $(TEST_CPP_FLAGS) \
 	-DMODEL_TEST_ACCELERATOR='"gpu_vk"'
 tests_conformance_test_gpu_models_gpu_vk_CFLAGS = $(TEST_C_FLAGS)
@@ -73,7 +75,8 @@ if BUILD_GLES
 check_PROGRAMS += tests/conformance/test_gpu_models_gpu_gl
 TESTS += tests/conformance/test_gpu_models_gpu_gl
 tests_conformance_test_gpu_models_gpu_gl_SOURCES = tests/conformance/test_gpu_models.c \
-	tests/support/json.c tests/support/json.h tests/support/test_util.c tests/support/test_util.h
+	tests/support/json.c tests/support/json.h tests/support/model_compare.c \
+	tests/support/model_compare.h tests/support/test_util.c tests/support/test_util.h
 tests_conformance_test_gpu_models_gpu_gl_CPPFLAGS = $(TEST_CPP_FLAGS) \
 	-DMODEL_TEST_ACCELERATOR='"gpu_gl"'
 tests_conformance_test_gpu_models_gpu_gl_CFLAGS = $(TEST_C_FLAGS)

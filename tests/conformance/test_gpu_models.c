@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "tests/support/json.h"
+#include "tests/support/model_compare.h"
 #include "tests/support/test_util.h"
 #include "tflaccel/tflaccel.h"
 
@@ -212,32 +213,6 @@ static int is_float_model(const char *name) {
   return 0;
 }
 
-/* Whether the plugin is available here (no device: the test skips). */
-static int accelerator_available(void) {
-  tflaccel_environment_options options = {.struct_size = sizeof options,
-                                          .accelerators = MODEL_TEST_ACCELERATOR ",cpu_ref",
-                                          .log_level = "error"};
-  tflaccel_environment *environment = NULL;
-  tflaccel_status status = tflaccel_environment_create(&options, &environment);
-  if (status != NULL) {
-    fprintf(stderr, "environment: %s\n", tflaccel_status_message(status));
-    tflaccel_status_free(status);
-    return 0;
-  }
-  int available = 0;
-  for (uint32_t i = 0; i < tflaccel_environment_plugin_count(environment); ++i) {
-    tflaccel_plugin_info info = {.struct_size = sizeof info};
-    if (tflaccel_environment_plugin_info(environment, i, &info) != NULL) continue;
-    if (!strcmp(info.name, MODEL_TEST_ACCELERATOR)) {
-      available = info.available;
-      if (!available)
-        printf("SKIP: %s: %s\n", info.name, info.reason ? info.reason : "unavailable");
-    }
-  }
-  tflaccel_environment_destroy(environment);
-  return available;
-}
-
 int main(void) {
   const char *shared = getenv("TFLACCEL_SHARED_MODELS");
   char probe[4096];
@@ -257,7 +232,8 @@ int main(void) {
    * forks the tests, and no driver context may exist before that. */
   fflush(NULL);
   pid_t child = fork();
-  if (child == 0) _exit(accelerator_available() ? 0 : SKIP_EXIT_STATUS);
+  if (child == 0)
+    _exit(model_compare_accelerator_available(MODEL_TEST_ACCELERATOR) ? 0 : SKIP_EXIT_STATUS);
   int wait_status = 0;
   if (child > 0 && waitpid(child, &wait_status, 0) == child && WIFEXITED(wait_status) &&
       WEXITSTATUS(wait_status) == SKIP_EXIT_STATUS)

@@ -146,16 +146,7 @@ static char *run_model(const char *dir, const char *config, int runs, model_outp
   ck_assert_uint_le(input_count, MAX_TENSORS);
   ck_assert_uint_le(output_count, MAX_TENSORS);
   tflaccel_tensor_buffer *inputs[MAX_TENSORS] = {0}, *results[MAX_TENSORS] = {0};
-  for (uint32_t i = 0; i < input_count; ++i) {
-    ck_assert_ptr_null(tflaccel_compiled_model_create_input_buffer(compiled, i, &inputs[i]));
-    FORMAT_PATH(path, "%s/ref/%s/input_%u.bin", data, MODEL_NAME, i);
-    size_t size = 0;
-    void *bytes = model_compare_read_file(path, &size);
-    ck_assert_msg(bytes != NULL, "cannot read %s", path);
-    status = tflaccel_tensor_buffer_write(inputs[i], bytes, size);
-    ck_assert_msg(status == NULL, "%s: %s", path, tflaccel_status_message(status));
-    free(bytes);
-  }
+  model_compare_fill_inputs(compiled, data, MODEL_NAME, inputs, input_count);
   for (uint32_t i = 0; i < output_count; ++i)
     ck_assert_ptr_null(tflaccel_compiled_model_create_output_buffer(compiled, i, &results[i]));
   for (int run = 0; run < runs; ++run) {
@@ -400,38 +391,13 @@ START_TEST(missing_timer_extension_fails_naming_it) {
 END_TEST
 #endif
 
-/* Whether the plugin is available here (no device: the test skips). */
-static int accelerator_available(void) {
-  tflaccel_environment_options options = {.struct_size = sizeof options,
-                                          .accelerators = PROFILE_TEST_ACCELERATOR ",cpu_ref",
-                                          .log_level = "error"};
-  tflaccel_environment *environment = NULL;
-  tflaccel_status status = tflaccel_environment_create(&options, &environment);
-  if (status != NULL) {
-    fprintf(stderr, "environment: %s\n", tflaccel_status_message(status));
-    tflaccel_status_free(status);
-    return 0;
-  }
-  int available = 0;
-  for (uint32_t i = 0; i < tflaccel_environment_plugin_count(environment); ++i) {
-    tflaccel_plugin_info info = {.struct_size = sizeof info};
-    if (tflaccel_environment_plugin_info(environment, i, &info) != NULL) continue;
-    if (!strcmp(info.name, PROFILE_TEST_ACCELERATOR)) {
-      available = info.available;
-      if (!available)
-        printf("SKIP: %s: %s\n", info.name, info.reason ? info.reason : "unavailable");
-    }
-  }
-  tflaccel_environment_destroy(environment);
-  return available;
-}
-
 int main(void) {
   /* Probed in a child: Check forks the tests, and no driver may be loaded
    * before that. */
   fflush(NULL);
   pid_t child = fork();
-  if (child == 0) _exit(accelerator_available() ? 0 : SKIP_EXIT_STATUS);
+  if (child == 0)
+    _exit(model_compare_accelerator_available(PROFILE_TEST_ACCELERATOR) ? 0 : SKIP_EXIT_STATUS);
   int wait_status = 0;
   if (child > 0 && waitpid(child, &wait_status, 0) == child && WIFEXITED(wait_status) &&
       WEXITSTATUS(wait_status) == SKIP_EXIT_STATUS)

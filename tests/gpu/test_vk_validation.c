@@ -91,16 +91,7 @@ static void check_model(int32_t precision, const char *plugin_config, const char
   ck_assert_uint_le(input_count, MAX_TENSORS);
   ck_assert_uint_le(output_count, MAX_TENSORS);
   tflaccel_tensor_buffer *inputs[MAX_TENSORS] = {0}, *outputs[MAX_TENSORS] = {0};
-  for (uint32_t i = 0; i < input_count; ++i) {
-    ck_assert_ptr_null(tflaccel_compiled_model_create_input_buffer(compiled, i, &inputs[i]));
-    FORMAT_PATH(path, "%s/ref/%s/input_%u.bin", data, MODEL_NAME, i);
-    size_t size = 0;
-    void *bytes = model_compare_read_file(path, &size);
-    ck_assert_msg(bytes != NULL, "cannot read %s", path);
-    status = tflaccel_tensor_buffer_write(inputs[i], bytes, size);
-    ck_assert_msg(status == NULL, "%s: %s", path, tflaccel_status_message(status));
-    free(bytes);
-  }
+  model_compare_fill_inputs(compiled, data, MODEL_NAME, inputs, input_count);
   for (uint32_t i = 0; i < output_count; ++i)
     ck_assert_ptr_null(tflaccel_compiled_model_create_output_buffer(compiled, i, &outputs[i]));
   /* Twice: the first run records the command buffer, the second replays it. */

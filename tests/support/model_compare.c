@@ -2,6 +2,7 @@
 
 #include "tests/support/model_compare.h"
 
+#include <check.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,4 +135,48 @@ const char *model_compare_output(const json_value *tolerance, const char *rtol_k
     return compare_index(tolerance, dtype, ours, reference, count, why, why_size);
   snprintf(why, why_size, "unknown tolerance kind %s", kind->string);
   return why;
+}
+
+int model_compare_accelerator_available(const char *name) {
+  char accelerators[128];
+  snprintf(accelerators, sizeof accelerators, "%s,cpu_ref", name);
+  tflaccel_environment_options options = {
+      .struct_size = sizeof options, .accelerators = accelerators, .log_level = "error"};
+  tflaccel_environment *environment = NULL;
+  tflaccel_status status = tflaccel_environment_create(&options, &environment);
+  if (status != NULL) {
+    fprintf(stderr, "environment: %s\n", tflaccel_status_message(status));
+    tflaccel_status_free(status);
+    return 0;
+  }
+  int available = 0;
+  for (uint32_t i = 0; i < tflaccel_environment_plugin_count(environment); ++i) {
+    tflaccel_plugin_info info = {.struct_size = sizeof info};
+    if (tflaccel_environment_plugin_info(environment, i, &info) != NULL) continue;
+    if (!strcmp(info.name, name)) {
+      available = info.available;
+      if (!available)
+        printf("SKIP: %s: %s\n", info.name, info.reason ? info.reason : "unavailable");
+    }
+  }
+  tflaccel_environment_destroy(environment);
+  return available;
+}
+
+void model_compare_fill_inputs(tflaccel_compiled_model *compiled, const char *data_dir,
+                               const char *model, tflaccel_tensor_buffer **inputs,
+                               uint32_t count) {
+  for (uint32_t i = 0; i < count; ++i) {
+    ck_assert_ptr_null(tflaccel_compiled_model_create_input_buffer(compiled, i, &inputs[i]));
+    char path[4096];
+    ck_assert_msg(snprintf(path, sizeof path, "%s/ref/%s/input_%u.bin", data_dir, model, i) <
+                      (int)sizeof path,
+                  "path too long");
+    size_t size = 0;
+    void *bytes = model_compare_read_file(path, &size);
+    ck_assert_msg(bytes != NULL, "cannot read %s", path);
+    tflaccel_status status = tflaccel_tensor_buffer_write(inputs[i], bytes, size);
+    ck_assert_msg(status == NULL, "%s: %s", path, tflaccel_status_message(status));
+    free(bytes);
+  }
 }

@@ -27,4 +27,17 @@ const char *model_compare_output(const json_value *tolerance, const char *rtol_k
                                  const void *ours, const void *reference, size_t count, char *why,
                                  size_t why_size);
 
+/* Whether the plugin `name` loads and has a device here (with cpu_ref as
+ * the fallback), printing "SKIP: name: reason" when it does not. */
+int model_compare_accelerator_available(const char *name);
+
+/* Creates the compiled model's input buffers and fills each with the
+ * reference input data_dir/ref/<model>/input_<i>.bin, failing the test
+ * when one cannot be made or read. */
+struct tflaccel_compiled_model;
+struct tflaccel_tensor_buffer;
+void model_compare_fill_inputs(struct tflaccel_compiled_model *compiled, const char *data_dir,
+                               const char *model, struct tflaccel_tensor_buffer **inputs,
+                               uint32_t count);
+
 #endif
