@@ -84,6 +84,12 @@ typedef struct gpu_backend {
    * arena tensors. */
   tflaccel_status (*kernel_set_range)(void *device, gpu_kernel_object *object, uint32_t slot,
                                       uint64_t offset, uint64_t size, int32_t *narrowed);
+
+  /* Optional: readies the kernel for dispatches with this preferred work
+   * group (dispatch()'s local) at compile time, e.g. builds its pipeline,
+   * so that the first run pays nothing extra. */
+  tflaccel_status (*kernel_prepare)(void *device, gpu_kernel_object *object,
+                                    const uint32_t local[3]);
 } gpu_backend;
 
 #endif

@@ -71,6 +71,10 @@ static tflaccel_status create_kernels(gpu_executable *executable) {
         backend->kernel_create(backend->device, program->storage, dispatch->kernel, &kernel);
     if (status != NULL) return status;
     executable->kernels[i] = kernel;
+    if (backend->kernel_prepare != NULL) {
+      status = backend->kernel_prepare(backend->device, kernel, dispatch->local);
+      if (status != NULL) return status;
+    }
     status = backend->kernel_set_buffer(backend->device, kernel, SLOT_PARAMS, executable->params);
     if (status == NULL)
       status =

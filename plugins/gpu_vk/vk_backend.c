@@ -428,13 +428,9 @@ static tflaccel_status kernel_set_int(void *device, gpu_kernel_object *object, u
 }
 
 /* Fits the preferred work group to the device by halving its largest
- * dimension, then gets the pipeline built for it. */
-static tflaccel_status dispatch(void *device, gpu_kernel_object *object, const uint32_t global[3],
-                                const uint32_t local[3]) {
-  vk_backend_device *self = self_of(device);
-  const tflaccel_host_services *host = self->host;
+ * dimension. */
+static void fit_group(const vk_backend_device *self, const uint32_t local[3], uint32_t group[3]) {
   const VkPhysicalDeviceLimits *limits = &self->context->entry->limits;
-  uint32_t group[3];
   for (int i = 0; i < 3; ++i) {
     group[i] = local[i] ? local[i] : 1;
     if (group[i] > limits->maxComputeWorkGroupSize[i])
@@ -446,16 +442,42 @@ static tflaccel_status dispatch(void *device, gpu_kernel_object *object, const u
         group[0] >= group[1] ? (group[0] >= group[2] ? 0 : 2) : (group[1] >= group[2] ? 1 : 2);
     group[largest] = (group[largest] + 1) / 2;
   }
+}
+
+/* The object's pipeline for the work group that local fits to. */
+static tflaccel_status get_pipeline(vk_backend_device *self, gpu_kernel_object *object,
+                                    const uint32_t local[3], uint32_t group[3]) {
+  fit_group(self, local, group);
+  if (object->pipeline != VK_NULL_HANDLE && memcmp(object->local, group, 3 * sizeof *group) == 0)
+    return NULL;
+  tflaccel_status status = vk_pipeline_get(&self->pipelines, object->kernel, object->variant,
+                                           group, &object->pipeline);
+  if (status != NULL) return status;
+  memcpy(object->local, group, 3 * sizeof *group);
+  return NULL;
+}
+
+/* Builds the pipeline at compile time, so that the first run does not. */
+static tflaccel_status kernel_prepare(void *device, gpu_kernel_object *object,
+                                      const uint32_t local[3]) {
+  uint32_t group[3];
+  return get_pipeline(self_of(device), object, local, group);
+}
+
+/* Queues the dispatch with its pipeline for the fitted work group (built
+ * at compile time by kernel_prepare, or here). */
+static tflaccel_status dispatch(void *device, gpu_kernel_object *object, const uint32_t global[3],
+                                const uint32_t local[3]) {
+  vk_backend_device *self = self_of(device);
+  const tflaccel_host_services *host = self->host;
+  const VkPhysicalDeviceLimits *limits = &self->context->entry->limits;
   for (int i = 0; i < VK_PIPELINE_BINDINGS; ++i)
     if (object->buffers[i] == NULL)
       return host->status_make(TFLACCEL_INTERNAL, "gpu_vk: %s dispatched with binding %d unset",
                                gpu_kernel_name(object->kernel), i);
-  if (object->pipeline == VK_NULL_HANDLE || memcmp(object->local, group, sizeof group) != 0) {
-    tflaccel_status status = vk_pipeline_get(&self->pipelines, object->kernel, object->variant,
-                                             group, &object->pipeline);
-    if (status != NULL) return status;
-    memcpy(object->local, group, sizeof group);
-  }
+  uint32_t group[3];
+  tflaccel_status pipeline_status = get_pipeline(self, object, local, group);
+  if (pipeline_status != NULL) return pipeline_status;
   if (!gpu_array_reserve(host, (void **)&self->pending, &self->pending_capacity,
                          self->pending_count + 1, sizeof *self->pending,
                          _Alignof(vk_pending_dispatch)))
@@ -910,6 +932,7 @@ tflaccel_status vk_backend_init(const tflaccel_host_services *host,
   backend->kernel_destroy = kernel_destroy;
   backend->kernel_set_buffer = kernel_set_buffer;
   backend->kernel_set_range = kernel_set_range;
+  backend->kernel_prepare = kernel_prepare;
   backend->kernel_set_int = kernel_set_int;
   backend->dispatch = dispatch;
   backend->finish = finish;
