@@ -6,33 +6,6 @@
 #include "plugins/gpu_common/gpu_lowering_internal.h"
 #include "plugins/gpu_common/gpu_op_math.h"
 
-static int32_t unary_code(int32_t op_code) {
-  switch (op_code) {
-    case TFLACCEL_OP_RELU: return GPU_UNARY_RELU;
-    case TFLACCEL_OP_RELU6: return GPU_UNARY_RELU6;
-    case TFLACCEL_OP_RELU_N1_TO_1: return GPU_UNARY_RELU_N1_TO_1;
-    case TFLACCEL_OP_LOGISTIC: return GPU_UNARY_LOGISTIC;
-    case TFLACCEL_OP_HARD_SWISH: return GPU_UNARY_HARD_SWISH;
-    case TFLACCEL_OP_TANH: return GPU_UNARY_TANH;
-    case TFLACCEL_OP_EXP: return GPU_UNARY_EXP;
-    case TFLACCEL_OP_LEAKY_RELU: return GPU_UNARY_LEAKY_RELU;
-    default: return 0;
-  }
-}
-
-static int32_t binary_code(int32_t op_code) {
-  switch (op_code) {
-    case TFLACCEL_OP_ADD: return GPU_BINARY_ADD;
-    case TFLACCEL_OP_SUB: return GPU_BINARY_SUB;
-    case TFLACCEL_OP_MUL: return GPU_BINARY_MUL;
-    case TFLACCEL_OP_DIV: return GPU_BINARY_DIV;
-    case TFLACCEL_OP_MAXIMUM: return GPU_BINARY_MAXIMUM;
-    case TFLACCEL_OP_MINIMUM: return GPU_BINARY_MINIMUM;
-    case TFLACCEL_OP_LOGICAL_AND: return GPU_BINARY_LOGICAL_AND;
-    default: return 0;
-  }
-}
-
 tflaccel_status lower_elementwise(gpu_lowering *lw, uint32_t position) {
   const tflaccel_op_desc *op = lower_op(lw, position);
   uint32_t output = op->outputs[0];
@@ -45,7 +18,7 @@ tflaccel_status lower_elementwise(gpu_lowering *lw, uint32_t position) {
   lower_operand_strides(lw->tensors[op->inputs[0]].shape, out, k);
   int32_t post[GPU_POST_SIZE] = {0};
   uint32_t next_argument = 2;
-  int32_t unary = unary_code(op->code), binary = binary_code(op->code);
+  int32_t unary = lower_unary_code(op->code), binary = lower_binary_code(op->code);
   if (unary) {
     post[0] = GPU_POST_UNARY;
     post[1] = unary;

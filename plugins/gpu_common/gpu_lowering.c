@@ -236,7 +236,7 @@ void lower_set_work(gpu_lowering *lw, uint32_t dispatch, uint32_t x, uint32_t y,
 
 /* ---- fusion of elementwise consumers ---- */
 
-static int unary_code_of(int32_t op_code) {
+int32_t lower_unary_code(int32_t op_code) {
   switch (op_code) {
     case TFLACCEL_OP_RELU: return GPU_UNARY_RELU;
     case TFLACCEL_OP_RELU6: return GPU_UNARY_RELU6;
@@ -250,7 +250,7 @@ static int unary_code_of(int32_t op_code) {
   }
 }
 
-static int binary_code_of(int32_t op_code) {
+int32_t lower_binary_code(int32_t op_code) {
   switch (op_code) {
     case TFLACCEL_OP_ADD: return GPU_BINARY_ADD;
     case TFLACCEL_OP_SUB: return GPU_BINARY_SUB;
@@ -284,7 +284,7 @@ static tflaccel_status absorb(gpu_lowering *lw, uint32_t dispatch, uint32_t c, u
   gpu_shape value_shape = lw->tensors[value].shape;
   if (!same_shape(lw->tensors[output].shape, value_shape)) return NULL;
   int32_t post[GPU_POST_SIZE] = {0};
-  int unary = unary_code_of(op->code);
+  int32_t unary = lower_unary_code(op->code);
   if (unary) {
     if (post_room(lw, dispatch) < 1) return NULL;
     post[0] = GPU_POST_UNARY;
@@ -294,7 +294,7 @@ static tflaccel_status absorb(gpu_lowering *lw, uint32_t dispatch, uint32_t c, u
     *absorbed = 1;
     return NULL;
   }
-  int binary = binary_code_of(op->code);
+  int32_t binary = lower_binary_code(op->code);
   if (!binary && op->code != TFLACCEL_OP_PRELU) return NULL;
   if (op->input_count != 2 || *argument >= GPU_MAX_ARGS) return NULL;
   int value_is_left = op->inputs[0] == value;

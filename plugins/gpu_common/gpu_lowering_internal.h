@@ -97,6 +97,11 @@ tflaccel_status lower_transpose_conv(gpu_lowering *lw, uint32_t position);
 tflaccel_status lower_fully_connected(gpu_lowering *lw, uint32_t position);
 tflaccel_status lower_lstm(gpu_lowering *lw, uint32_t position); /* the basic cell */
 
+/* The post-op code (gpu_unary_code, gpu_binary_code) of an elementwise op
+ * code, 0 when it has none. */
+int32_t lower_unary_code(int32_t op_code);
+int32_t lower_binary_code(int32_t op_code);
+
 /* Constants in gpu_conv2d's layout (gpu_lower_conv.c): weights given as
  * w(o, ky, kx, i) = source[((o * KH + ky) * KW + kx) * I + i] packed into
  * [O/4][KH][KW][I/4][4 inputs][4 outputs]; the bias as one vector per

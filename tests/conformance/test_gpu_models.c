@@ -7,7 +7,6 @@
 #include "config.h"
 
 #include <check.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,22 +56,6 @@ static const char *models_dir;
   ck_assert_msg(snprintf((buffer), sizeof(buffer), __VA_ARGS__) < (int)sizeof(buffer), \
                 "path too long")
 
-static void *read_file(const char *path, size_t *size) {
-  FILE *file = fopen(path, "rb");
-  if (file == NULL) return NULL;
-  fseek(file, 0, SEEK_END);
-  long length = ftell(file);
-  fseek(file, 0, SEEK_SET);
-  void *data = malloc(length > 0 ? (size_t)length : 1);
-  if (data != NULL && fread(data, 1, (size_t)length, file) != (size_t)length) {
-    free(data);
-    data = NULL;
-  }
-  fclose(file);
-  *size = (size_t)length;
-  return data;
-}
-
 static const char *known_limit_of(const char *model, int32_t precision) {
   for (size_t i = 0; i < sizeof known_limits / sizeof known_limits[0]; ++i)
     if (!strcmp(known_limits[i].model, model) && known_limits[i].precision == precision)
@@ -119,16 +102,7 @@ static void check_model(const char *name, const json_value *entry, int32_t preci
   ck_assert_uint_le(input_count, MAX_TENSORS);
   ck_assert_uint_le(output_count, MAX_TENSORS);
   tflaccel_tensor_buffer *inputs[MAX_TENSORS] = {0}, *outputs[MAX_TENSORS] = {0};
-  for (uint32_t i = 0; i < input_count; ++i) {
-    ck_assert_ptr_null(tflaccel_compiled_model_create_input_buffer(compiled, i, &inputs[i]));
-    FORMAT_PATH(path, "%s/input_%u.bin", ref_dir, i);
-    size_t size = 0;
-    void *data = read_file(path, &size);
-    ck_assert_msg(data != NULL, "cannot read %s", path);
-    status = tflaccel_tensor_buffer_write(inputs[i], data, size);
-    ck_assert_msg(status == NULL, "%s: %s", path, tflaccel_status_message(status));
-    free(data);
-  }
+  model_compare_fill_inputs(compiled, models_dir, name, inputs, input_count);
   for (uint32_t i = 0; i < output_count; ++i)
     ck_assert_ptr_null(tflaccel_compiled_model_create_output_buffer(compiled, i, &outputs[i]));
   status = tflaccel_compiled_model_run(compiled, inputs, input_count, outputs, output_count);
@@ -142,29 +116,22 @@ static void check_model(const char *name, const json_value *entry, int32_t preci
     const json_value *tolerance = json_get(output, "tolerance");
     FORMAT_PATH(path, "%s/%s", ref_dir, json_get(output, "file")->string);
     size_t size = 0;
-    float *reference = read_file(path, &size);
+    void *reference = model_compare_read_file(path, &size);
     ck_assert_msg(reference != NULL, "cannot read %s", path);
     ck_assert_uint_eq(size, tflaccel_tensor_buffer_byte_size(outputs[i]));
-    const float *ours = tflaccel_tensor_buffer_data(outputs[i]);
-    size_t count = size / sizeof(float);
-    double scale = 1.0, worst = 0.0;
-    for (size_t k = 0; k < count; ++k)
-      if (fabs(reference[k]) > scale) scale = fabs(reference[k]);
-    for (size_t k = 0; k < count; ++k) {
-      ck_assert_msg(isfinite(ours[k]), "%s (%s) output %u element %zu is %g", name, label, i, k,
-                    (double)ours[k]);
-      double error = fabs((double)ours[k] - reference[k]);
-      if (error > worst) worst = error;
-    }
-    double rtol =
-        json_get(tolerance, precision == TFLACCEL_PRECISION_FP16 ? "rtol_fp16" : "rtol_fp32")
-            ->number;
-    if (limit != NULL && worst > rtol * scale) {
-      printf("%s (%s) output %u: error %.3g exceeds %.3g (rtol %.0e): known limit: %s\n", name,
-             label, i, worst, rtol * scale, rtol, limit);
+    char why[256];
+    const char *failure = model_compare_output(
+        tolerance, precision == TFLACCEL_PRECISION_FP16 ? "rtol_fp16" : "rtol_fp32",
+        TFLACCEL_DTYPE_FLOAT32, tflaccel_tensor_buffer_data(outputs[i]), reference,
+        size / sizeof(float), why, sizeof why);
+    if (limit != NULL && failure != NULL) {
+      /* A known limit excuses the size of the error, never a NaN or Inf. */
+      ck_assert_msg(!strncmp(failure, "max error", 9), "%s (%s) output %u: %s", name, label, i,
+                    failure);
+      printf("%s (%s) output %u: %s: known limit: %s\n", name, label, i, failure, limit);
     } else {
-      ck_assert_msg(worst <= rtol * scale, "%s (%s) output %u (%s): max error %.3g > %.3g", name,
-                    label, i, json_get(output, "name")->string, worst, rtol * scale);
+      ck_assert_msg(failure == NULL, "%s (%s) output %u (%s): %s", name, label, i,
+                    json_get(output, "name")->string, failure);
     }
     free(reference);
   }

@@ -79,16 +79,7 @@ START_TEST(model_matches_reference) {
     ck_assert_uint_le(input_count, MAX_TENSORS);
     ck_assert_uint_le(output_count, MAX_TENSORS);
     tflaccel_tensor_buffer *inputs[MAX_TENSORS] = {0}, *outputs[MAX_TENSORS] = {0};
-    for (uint32_t i = 0; i < input_count; ++i) {
-      ck_assert_ptr_null(tflaccel_compiled_model_create_input_buffer(compiled, i, &inputs[i]));
-      FORMAT_PATH(path, "%s/input_%u.bin", ref_dir, i);
-      size_t size = 0;
-      void *data = model_compare_read_file(path, &size);
-      ck_assert_msg(data != NULL, "cannot read %s", path);
-      status = tflaccel_tensor_buffer_write(inputs[i], data, size);
-      ck_assert_msg(status == NULL, "%s: %s", path, tflaccel_status_message(status));
-      free(data);
-    }
+    model_compare_fill_inputs(compiled, models_dir, name, inputs, input_count);
     for (uint32_t i = 0; i < output_count; ++i)
       ck_assert_ptr_null(tflaccel_compiled_model_create_output_buffer(compiled, i, &outputs[i]));
     /* Models whose state changes their outputs from run to run (LSTM, SVDF
