@@ -199,6 +199,29 @@ FLT ordered_sum(FLT acc, __local const FLT *taps, __global STORAGE *w, int strid
   for (; r < count; ++r) acc += taps[r] * LOAD1(w, r * stride);
   return acc;
 }
+
+/* The second half of both ordered kernels, once the pixel's taps are in
+ * local memory: each item sums one output channel in order, its bias
+ * (bias[channel]) first, weights [tap][padded channel] from w; the items
+ * holding the first channel of a slice store it. Every item of the group
+ * calls it (it holds barriers). */
+void ordered_finish(__global const int *P, TENSOR_ARGS, __local const FLT *taps,
+                    __local FLT *result, int active, int b, int y, int x,
+                    __global STORAGE *bias, __global STORAGE *w, int count) {
+  int t = get_local_id(0), items = min((int)get_local_size(0), ORDERED_MAX_ITEMS);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int padded = P[P_OUT_S] * 4;
+  int oc = get_group_id(0) * items + t;
+  FLT acc = (FLT)0;
+  if (active && t < items && oc < padded)
+    acc = ordered_sum(LOAD1(bias, oc), taps, w + oc, padded, count);
+  if (t < ORDERED_MAX_ITEMS) result[t] = acc;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (!active || t % 4 != 0 || t + 3 >= items || oc >= padded) return;
+  FLT4 v = (FLT4)(result[t], result[t + 1], result[t + 2], result[t + 3]);
+  finish_slice(P, TENSORS, b, y, x, oc / 4, v);
+}
+
 __kernel void gpu_conv_ordered(KERNEL_ARGS) {
   __local FLT taps[ORDERED_MAX_TAPS];
   __local FLT result[ORDERED_MAX_ITEMS];
@@ -219,20 +242,7 @@ __kernel void gpu_conv_ordered(KERNEL_ARGS) {
                   ? load_channel(t1, ((b * in_h + iy) * in_w + ix) * in_s, ic)
                   : (FLT)0;
   }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  int padded = P[P_OUT_S] * 4;
-  int oc = get_group_id(0) * items + t;
-  FLT acc = (FLT)0;
-  if (active && t < items && oc < padded) {
-    acc = LOAD1(t3, oc);
-    acc = ordered_sum(acc, taps, t2 + oc, padded, count);
-  }
-  if (t < ORDERED_MAX_ITEMS) result[t] = acc;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  /* Items holding the first channel of a slice store the slice. */
-  if (!active || t % 4 != 0 || t + 3 >= items || oc >= padded) return;
-  FLT4 v = (FLT4)(result[t], result[t + 1], result[t + 2], result[t + 3]);
-  finish_slice(P, TENSORS, b, y, x, oc / 4, v);
+  ordered_finish(P, TENSORS, taps, result, active, b, y, x, t3, t2, count);
 }
 
 /* A depthwise convolution and the 1x1 convolution that is its only reader,
@@ -285,19 +295,7 @@ __kernel void gpu_depthwise_conv_ordered(KERNEL_ARGS) {
     taps[ds * 4 + 2] = v.z;
     taps[ds * 4 + 3] = v.w;
   }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  int padded = P[P_OUT_S] * 4;
-  int oc = get_group_id(0) * items + t;
-  FLT acc = (FLT)0;
-  if (active && t < items && oc < padded) {
-    acc = LOAD1(t4 + K[18], oc);
-    acc = ordered_sum(acc, taps, t4 + oc, padded, count);
-  }
-  if (t < ORDERED_MAX_ITEMS) result[t] = acc;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (!active || t % 4 != 0 || t + 3 >= items || oc >= padded) return;
-  FLT4 v = (FLT4)(result[t], result[t + 1], result[t + 2], result[t + 3]);
-  finish_slice(P, TENSORS, b, y, x, oc / 4, v);
+  ordered_finish(P, TENSORS, taps, result, active, b, y, x, t4 + K[18], t4, count);
 }
 
 /* ... with the 1x1 as gpu_conv2d: each work item computes K[17] output

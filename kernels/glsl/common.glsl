@@ -377,19 +377,24 @@ vec4 depthwise_slice(int b, int y, int x, int s, int last) {
   return depthwise_taps(kh, kw, b, s, y0, x0, last, bias);
 }
 
-/* The ordered sums of conv_ordered and depthwise_conv_ordered over their
- * shared array of taps: acc + taps[0] * w[0] + taps[1] * w[stride] + ...,
+/* What conv_ordered and depthwise_conv_ordered share: their shared array
+ * of taps (one pixel's receptive field, or its depthwise values), whose
+ * memory then passes the results between items, so that 16 KiB of shared
+ * memory (what every device has) suffice; the ordered sum over the taps: acc + taps[0] * w[0] + taps[1] * w[stride] + ...,
  * added in that order, w being tensor n from scalar at. The adds form one
  * dependent chain and few work items run these kernels, so nothing hides
  * the loads' latency but their number in flight: a batch of 16 loads goes
  * out before its adds. The batch is 16 named scalars, not an array: an
  * array indexed in a loop the compiler does not unroll lives in local
- * memory (NVIDIA's GLES compiler). A macro because GLSL cannot pass the
- * shared array by reference; each kernel expands it after declaring
- * `taps`. */
+ * memory (NVIDIA's GLES compiler); and the second half of both kernels
+ * (ordered_finish). A macro so that only these two kernels declare the
+ * shared array (GLSL cannot pass it by reference). */
 #define ORDERED_LOAD(w, i) float w = float(load1(n, at + (r + i) * stride))
 #define ORDERED_ADD(w, i) acc += float(taps[r + i]) * w
-#define DEFINE_ORDERED_SUM                                                          \
+#define DEFINE_ORDERED_PARTS                                                        \
+  const int ORDERED_MAX_TAPS = 4096;                                                \
+  const int ORDERED_MAX_ITEMS = 256;                                                \
+  shared FLT taps[ORDERED_MAX_TAPS];                                                \
   float ordered_sum(float start, int n, int at, int stride, int count) {            \
     PRECISE_FP32 float acc = start;                                                 \
     int r = 0;                                                                      \
@@ -413,6 +418,30 @@ vec4 depthwise_slice(int b, int y, int x, int s, int last) {
     }                                                                               \
     for (; r < count; ++r) acc += float(taps[r]) * float(load1(n, at + r * stride)); \
     return acc;                                                                     \
+  }                                                                                 \
+  /* Once the pixel's taps are in shared memory: each item sums one output        \
+   * channel, its bias (element bias_at + channel of tensor n) first, weights     \
+   * [tap][padded channel] from element 0 of tensor w; the items holding the      \
+   * first channel of a slice store it. Every item calls it (barriers). */        \
+  void ordered_finish(bool in_range, int b, int y, int x, int n, int bias_at, int w,  \
+                      int count) {                                                  \
+    int t = int(gl_LocalInvocationID.x);                                            \
+    int items = min(int(gl_WorkGroupSize.x), ORDERED_MAX_ITEMS);                    \
+    memoryBarrierShared();                                                          \
+    barrier();                                                                      \
+    int padded = P(P_OUT_S) * 4;                                                    \
+    int oc = int(gl_WorkGroupID.x) * items + t;                                     \
+    float acc = 0.0;                                                                \
+    if (in_range && t < items && oc < padded)                                       \
+      acc = ordered_sum(float(load1(n, bias_at + oc)), w, oc, padded, count);       \
+    /* Every item has read the taps: their memory now holds the results. */       \
+    memoryBarrierShared();                                                          \
+    barrier();                                                                      \
+    if (t < ORDERED_MAX_ITEMS) taps[t] = FLT(acc);                                  \
+    memoryBarrierShared();                                                          \
+    barrier();                                                                      \
+    if (!in_range || t % 4 != 0 || t + 3 >= items || oc >= padded) return;          \
+    finish_slice(b, y, x, oc / 4, FLT4(taps[t], taps[t + 1], taps[t + 2], taps[t + 3])); \
   }
 
 /* The depthwise value that depthwise_conv_ordered and depthwise_conv2d_1x1

@@ -9,10 +9,7 @@
  * group, pixels. The taps' memory then passes the results between items,
  * so the kernel needs no more than the 16 KiB of shared memory every
  * device has. */
-const int ORDERED_MAX_TAPS = 4096;
-const int ORDERED_MAX_ITEMS = 256;
-shared FLT taps[ORDERED_MAX_TAPS];
-DEFINE_ORDERED_SUM
+DEFINE_ORDERED_PARTS
 
 void main() {
   kernel_start();
@@ -32,22 +29,5 @@ void main() {
                   ? load_channel(1, ((b * in_h + iy) * in_w + ix) * in_s, ic)
                   : FLT(0);
   }
-  memoryBarrierShared();
-  barrier();
-  int padded = P(P_OUT_S) * 4;
-  int oc = int(gl_WorkGroupID.x) * items + t;
-  PRECISE_FP32 float acc = 0.0;
-  if (in_range && t < items && oc < padded) {
-    acc = ordered_sum(float(load1(3, oc)), 2, oc, padded, count);
-  }
-  /* Every item has read the taps: their memory now holds the results. */
-  memoryBarrierShared();
-  barrier();
-  if (t < ORDERED_MAX_ITEMS) taps[t] = FLT(acc);
-  memoryBarrierShared();
-  barrier();
-  /* Items holding the first channel of a slice store the slice. */
-  if (!in_range || t % 4 != 0 || t + 3 >= items || oc >= padded) return;
-  FLT4 v = FLT4(taps[t], taps[t + 1], taps[t + 2], taps[t + 3]);
-  finish_slice(b, y, x, oc / 4, v);
+  ordered_finish(in_range, b, y, x, 3, 0, 2, count);
 }

@@ -6,10 +6,7 @@
  * weights and bias, t4 the 1x1 weights [input channel][output channel]
  * scalars with the bias K(18) values further (t5 and t6 stay free for
  * post-ops). Global as conv_ordered's. */
-const int ORDERED_MAX_TAPS = 4096;
-const int ORDERED_MAX_ITEMS = 256;
-shared FLT taps[ORDERED_MAX_TAPS];
-DEFINE_ORDERED_SUM
+DEFINE_ORDERED_PARTS
 
 void main() {
   kernel_start();
@@ -27,21 +24,5 @@ void main() {
     taps[ds * 4 + 2] = v.z;
     taps[ds * 4 + 3] = v.w;
   }
-  memoryBarrierShared();
-  barrier();
-  int padded = P(P_OUT_S) * 4;
-  int oc = int(gl_WorkGroupID.x) * items + t;
-  float acc = 0.0;
-  if (in_range && t < items && oc < padded)
-    acc = ordered_sum(float(load1(4, K(18) + oc)), 4, oc, padded, count);
-  /* Every item has read the taps: their memory now holds the results. */
-  memoryBarrierShared();
-  barrier();
-  if (t < ORDERED_MAX_ITEMS) taps[t] = FLT(acc);
-  memoryBarrierShared();
-  barrier();
-  /* Items holding the first channel of a slice store the slice. */
-  if (!in_range || t % 4 != 0 || t + 3 >= items || oc >= padded) return;
-  FLT4 v = FLT4(taps[t], taps[t + 1], taps[t + 2], taps[t + 3]);
-  finish_slice(b, y, x, oc / 4, v);
+  ordered_finish(in_range, b, y, x, 4, K(18), 4, count);
 }
