@@ -166,43 +166,59 @@ __kernel void gpu_conv2d_split(KERNEL_ARGS) {
  * item per output channel, bias first, then every tap (ky, kx, input
  * channel) in order. A work group serves one pixel: it first copies the
  * pixel's receptive field to local memory (zeros outside the input), then
- * each item runs its sum with weights laid out [ky][kx][input channel]
- * [output channel], so a warp's weight loads are contiguous. K as
- * gpu_conv2d's, K[11] the input channels; t2 weights, t3 bias (scalars);
+ * each item runs its sum over the taps with weights laid out four taps to
+ * a vector, [tap / 4][output channel][tap % 4] (pack_ordered_weights), so
+ * a warp's weight loads are contiguous vectors. K as gpu_conv2d's, K[11]
+ * the input channels; t2 weights, t3 bias (scalars);
  * global: output channels rounded up to the group, pixels. */
 #define ORDERED_MAX_TAPS 4096
 #define ORDERED_MAX_ITEMS 256
 
-/* acc + taps[0] * w[0] + taps[1] * w[stride] + ... + taps[count - 1] *
- * w[(count - 1) * stride], added in that order. The adds form one
+/* acc + taps[0] * w(0) + taps[1] * w(1) + ... + taps[count - 1] *
+ * w(count - 1), added in that order, w(r) the item's weight for tap r:
+ * lane r % 4 of vector r / 4 * padded + channel of w. The adds form one
  * dependent chain and few work items run these kernels, so nothing hides
  * the loads' latency but their number in flight: a batch's loads all go
- * out before its adds (32 at a time: up to 10% faster than 8 on the H200
- * for the 576-long sums of pose_landmark_lite). */
-#define ORDERED_BATCH 32
-FLT ordered_sum(FLT acc, __local const FLT *taps, __global STORAGE *w, int stride, int count) {
-  int r = 0;
-  for (; r + ORDERED_BATCH <= count; r += ORDERED_BATCH) {
-    FLT batch[ORDERED_BATCH];
+ * out before its adds (8 vectors, 32 taps, at a time). */
+#define ORDERED_BATCH 8
+FLT ordered_sum(FLT acc, __local const FLT *taps, __global STORAGE *w, int channel, int padded,
+                int count) {
+  int whole = count / 4, q = 0;
+  for (; q + ORDERED_BATCH <= whole; q += ORDERED_BATCH) {
+    FLT4 batch[ORDERED_BATCH];
 #pragma unroll
-    for (int i = 0; i < ORDERED_BATCH; ++i) batch[i] = LOAD1(w, (r + i) * stride);
+    for (int i = 0; i < ORDERED_BATCH; ++i) batch[i] = LOAD4(w, (q + i) * padded + channel);
 #pragma unroll
-    for (int i = 0; i < ORDERED_BATCH; ++i) acc += taps[r + i] * batch[i];
+    for (int i = 0; i < ORDERED_BATCH; ++i) {
+      __local const FLT *four = taps + (q + i) * 4;
+      acc += four[0] * batch[i].x;
+      acc += four[1] * batch[i].y;
+      acc += four[2] * batch[i].z;
+      acc += four[3] * batch[i].w;
+    }
   }
-  for (; r + 8 <= count; r += 8) {
-    FLT batch[8];
-#pragma unroll
-    for (int i = 0; i < 8; ++i) batch[i] = LOAD1(w, (r + i) * stride);
-#pragma unroll
-    for (int i = 0; i < 8; ++i) acc += taps[r + i] * batch[i];
+  for (; q < whole; ++q) {
+    FLT4 weight = LOAD4(w, q * padded + channel);
+    __local const FLT *four = taps + q * 4;
+    acc += four[0] * weight.x;
+    acc += four[1] * weight.y;
+    acc += four[2] * weight.z;
+    acc += four[3] * weight.w;
   }
-  for (; r < count; ++r) acc += taps[r] * LOAD1(w, r * stride);
+  int r = whole * 4;
+  if (r < count) {
+    /* The last taps' vector: lanes past count are padding. */
+    FLT4 weight = LOAD4(w, whole * padded + channel);
+    acc += taps[r] * weight.x;
+    if (r + 1 < count) acc += taps[r + 1] * weight.y;
+    if (r + 2 < count) acc += taps[r + 2] * weight.z;
+  }
   return acc;
 }
 
 /* The second half of both ordered kernels, once the pixel's taps are in
  * local memory: each item sums one output channel in order, its bias
- * (bias[channel]) first, weights [tap][padded channel] from w; the items
+ * (bias[channel]) first, weights (ordered_sum's layout) from w; the items
  * holding the first channel of a slice store it. Every item of the group
  * calls it (it holds barriers). */
 void ordered_finish(__global const int *P, TENSOR_ARGS, __local const FLT *taps,
@@ -214,7 +230,7 @@ void ordered_finish(__global const int *P, TENSOR_ARGS, __local const FLT *taps,
   int oc = get_group_id(0) * items + t;
   FLT acc = (FLT)0;
   if (active && t < items && oc < padded)
-    acc = ordered_sum(LOAD1(bias, oc), taps, w + oc, padded, count);
+    acc = ordered_sum(LOAD1(bias, oc), taps, w, oc, padded, count);
   if (t < ORDERED_MAX_ITEMS) result[t] = acc;
   barrier(CLK_LOCAL_MEM_FENCE);
   if (!active || t % 4 != 0 || t + 3 >= items || oc >= padded) return;
@@ -275,8 +291,8 @@ FLT4 depthwise_value(__global const int *K, __global STORAGE *t1, __global STORA
 
 /* ... with the 1x1 as gpu_conv_ordered: a work group per pixel puts the
  * pixel's depthwise values in local memory, then each item sums one output
- * channel over them in order. 1x1 weights [input channel][output channel]
- * and bias as scalars; global as gpu_conv_ordered's. */
+ * channel over them in order. 1x1 weights as gpu_conv_ordered's (the input
+ * channels its taps), bias as scalars; global as gpu_conv_ordered's. */
 __kernel void gpu_depthwise_conv_ordered(KERNEL_ARGS) {
   __local FLT taps[ORDERED_MAX_TAPS];
   __local FLT result[ORDERED_MAX_ITEMS];

@@ -7,8 +7,8 @@
  *
  * Bindings: 0 the parameters, 1..7 the tensors t0..t6 (t0 the output).
  * GLSL has no pointers: tensor n is reached through load4(n, ...) and
- * friends, which switch over the blocks (n is a constant at almost every
- * call, so the switch folds away). */
+ * friends, which pick the block by n (a constant at almost every call, so
+ * the choice folds away). */
 
 #if defined(GPU_HALF_STORAGE) || defined(GPU_HALF_MATH)
 #define GPU_HALF 1
@@ -142,17 +142,19 @@ void kernel_start() {
 
 /* ---- element access: B a block, e an element index ---- */
 
-/* Lane c of v by selects, not v[c]: NVIDIA's GLES compiler spills a
- * dynamically indexed vector to local memory, which made the ordered
- * kernels (their weights are single lanes) 5 to 10 times slower on gpu_gl
- * than on gpu_vk. */
-float lane_of(vec4 v, int c) { return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w; }
+/* Lane c of v by selects (mix with a bool), neither v[c] nor ?: chains:
+ * NVIDIA's GLES compiler spills a dynamically indexed vector to local
+ * memory, and turns each ?: into a branch after which the next load waits;
+ * the ordered kernels (their weights were single lanes then) ran 5 to 10
+ * times slower on gpu_gl than on gpu_vk. */
+float lane_of(vec4 v, int c) { return mix(mix(v.x, v.y, c == 1), mix(v.z, v.w, c == 3), c >= 2); }
+float half_lane(vec2 v, int c) { return mix(v.x, v.y, c == 1); }
 #if defined(GPU_HALF_MATH)
-float16_t lane_of(f16vec4 v, int c) { return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w; }
+float16_t lane_of(f16vec4 v, int c) { return mix(mix(v.x, v.y, c == 1), mix(v.z, v.w, c == 3), c >= 2); }
 #endif
 
 #if defined(GPU_PACKED_HALF)
-#define ELEMENT(B, e) FLT(((e)&1) == 0 ? unpackHalf2x16(B.data[(e) >> 1]).x : unpackHalf2x16(B.data[(e) >> 1]).y)
+#define ELEMENT(B, e) FLT(half_lane(unpackHalf2x16(B.data[(e) >> 1]), (e)&1))
 /* Four elements from e, a multiple of 4: two words. */
 #define VEC4_AT(B, e) FLT4(unpackHalf2x16(B.data[(e) >> 1]), unpackHalf2x16(B.data[((e) >> 1) + 1]))
 #else
@@ -166,44 +168,46 @@ float16_t lane_of(f16vec4 v, int c) { return c == 0 ? v.x : c == 1 ? v.y : c == 
 #define VEC4_AT(B, e) FLT4(B.data[(e) >> 2])
 #endif
 
-/* Slice i (four values) of tensor n. Each case reads its own offset, so
+/* Slice i (four values) of tensor n. Each branch reads its own offset, so
  * that tensor_offset is only ever indexed by constants, even where n is not
- * one (post-op operands). */
+ * one (post-op operands). One return at the end, in every function a loop
+ * calls: NVIDIA's GLES compiler wraps an inlined function that returns early
+ * (from a switch case, say) in a one-trip loop, and no load then moves
+ * past its neighbours' loop boundaries, so each load waited for the one
+ * before it (pose_landmark_lite's 8x8 convolutions: 78 us a dispatch). */
 FLT4 load4(int n, int i) {
-  switch (n) {
-  case 0: return VEC4_AT(t0, tensor_offset[0] + 4 * i);
-  case 1: return VEC4_AT(t1, tensor_offset[1] + 4 * i);
-  case 2: return VEC4_AT(t2, tensor_offset[2] + 4 * i);
-  case 3: return VEC4_AT(t3, tensor_offset[3] + 4 * i);
-  case 4: return VEC4_AT(t4, tensor_offset[4] + 4 * i);
-  case 5: return VEC4_AT(t5, tensor_offset[5] + 4 * i);
-  default: return VEC4_AT(t6, tensor_offset[6] + 4 * i);
-  }
+  FLT4 v;
+  if (n == 1) v = VEC4_AT(t1, tensor_offset[1] + 4 * i);
+  else if (n == 2) v = VEC4_AT(t2, tensor_offset[2] + 4 * i);
+  else if (n == 3) v = VEC4_AT(t3, tensor_offset[3] + 4 * i);
+  else if (n == 4) v = VEC4_AT(t4, tensor_offset[4] + 4 * i);
+  else if (n == 5) v = VEC4_AT(t5, tensor_offset[5] + 4 * i);
+  else if (n == 0) v = VEC4_AT(t0, tensor_offset[0] + 4 * i);
+  else v = VEC4_AT(t6, tensor_offset[6] + 4 * i);
+  return v;
 }
 
 /* Element i of tensor n. */
 FLT load1(int n, int i) {
+  FLT v;
 #if !defined(GPU_HALF) && defined(GPU_SCALAR_VIEWS)
-  switch (n) {
-  case 0: return s0.values[tensor_offset[0] + i];
-  case 1: return s1.values[tensor_offset[1] + i];
-  case 2: return s2.values[tensor_offset[2] + i];
-  case 3: return s3.values[tensor_offset[3] + i];
-  case 4: return s4.values[tensor_offset[4] + i];
-  case 5: return s5.values[tensor_offset[5] + i];
-  default: return s6.values[tensor_offset[6] + i];
-  }
+  if (n == 1) v = s1.values[tensor_offset[1] + i];
+  else if (n == 2) v = s2.values[tensor_offset[2] + i];
+  else if (n == 3) v = s3.values[tensor_offset[3] + i];
+  else if (n == 4) v = s4.values[tensor_offset[4] + i];
+  else if (n == 5) v = s5.values[tensor_offset[5] + i];
+  else if (n == 0) v = s0.values[tensor_offset[0] + i];
+  else v = s6.values[tensor_offset[6] + i];
 #else
-  switch (n) {
-  case 0: return ELEMENT(t0, tensor_offset[0] + i);
-  case 1: return ELEMENT(t1, tensor_offset[1] + i);
-  case 2: return ELEMENT(t2, tensor_offset[2] + i);
-  case 3: return ELEMENT(t3, tensor_offset[3] + i);
-  case 4: return ELEMENT(t4, tensor_offset[4] + i);
-  case 5: return ELEMENT(t5, tensor_offset[5] + i);
-  default: return ELEMENT(t6, tensor_offset[6] + i);
-  }
+  if (n == 1) v = ELEMENT(t1, tensor_offset[1] + i);
+  else if (n == 2) v = ELEMENT(t2, tensor_offset[2] + i);
+  else if (n == 3) v = ELEMENT(t3, tensor_offset[3] + i);
+  else if (n == 4) v = ELEMENT(t4, tensor_offset[4] + i);
+  else if (n == 5) v = ELEMENT(t5, tensor_offset[5] + i);
+  else if (n == 0) v = ELEMENT(t0, tensor_offset[0] + i);
+  else v = ELEMENT(t6, tensor_offset[6] + i);
 #endif
+  return v;
 }
 
 /* Channel c of a pixel of tensor n whose slices start at pixel_slice. */
@@ -256,28 +260,28 @@ FLT4 read_operand(int d, int n, int b, int y, int x, int s) {
 }
 
 FLT4 apply_unary(int code, FLT4 v, float alpha) {
-  switch (code) {
-  case 1: return max(v, FLT4(0));
-  case 2: return min(max(v, FLT4(0)), FLT4(6));
-  case 3: return min(max(v, FLT4(-1)), FLT4(1));
-  case 4: return FLT4(1) / (FLT4(1) + exp(-v));
-  case 5: return v * min(FLT4(6), max(FLT4(0), v + FLT4(3))) / FLT4(6);
-  case 6: return tanh(v);
-  case 7: return exp(v);
-  default: return mix(v * FLT(alpha), v, greaterThan(v, FLT4(0)));
-  }
+  FLT4 r;
+  if (code == 1) r = max(v, FLT4(0));
+  else if (code == 2) r = min(max(v, FLT4(0)), FLT4(6));
+  else if (code == 3) r = min(max(v, FLT4(-1)), FLT4(1));
+  else if (code == 4) r = FLT4(1) / (FLT4(1) + exp(-v));
+  else if (code == 5) r = v * min(FLT4(6), max(FLT4(0), v + FLT4(3))) / FLT4(6);
+  else if (code == 6) r = tanh(v);
+  else if (code == 7) r = exp(v);
+  else r = mix(v * FLT(alpha), v, greaterThan(v, FLT4(0)));
+  return r;
 }
 
 FLT4 apply_binary(int code, FLT4 a, FLT4 b) {
-  switch (code) {
-  case 1: return a + b;
-  case 2: return a - b;
-  case 3: return a * b;
-  case 4: return a / b;
-  case 5: return max(a, b);
-  case 6: return min(a, b);
-  default: return FLT4(notEqual(a, FLT4(0))) * FLT4(notEqual(b, FLT4(0)));
-  }
+  FLT4 r;
+  if (code == 1) r = a + b;
+  else if (code == 2) r = a - b;
+  else if (code == 3) r = a * b;
+  else if (code == 4) r = a / b;
+  else if (code == 5) r = max(a, b);
+  else if (code == 6) r = min(a, b);
+  else r = FLT4(notEqual(a, FLT4(0))) * FLT4(notEqual(b, FLT4(0)));
+  return r;
 }
 
 /* Applies the post-ops to slice s of output pixel (b, y, x), zeroes the
@@ -310,12 +314,12 @@ void finish_slice(int b, int y, int x, int s, FLT4 computed) {
     if (c + 1 < channels) w0.words[at + 1] = floatBitsToUint(f.y);
     if (c + 2 < channels) w0.words[at + 2] = floatBitsToUint(f.z);
     if (c + 3 < channels) w0.words[at + 3] = floatBitsToUint(f.w);
-    return;
+  } else {
+    if (c + 1 >= channels) v.y = FLT(0);
+    if (c + 2 >= channels) v.z = FLT(0);
+    if (c + 3 >= channels) v.w = FLT(0);
+    store4(((b * P(P_OUT_H) + y) * P(P_OUT_W) + x) * P(P_OUT_S) + s, v);
   }
-  if (c + 1 >= channels) v.y = FLT(0);
-  if (c + 2 >= channels) v.z = FLT(0);
-  if (c + 3 >= channels) v.w = FLT(0);
-  store4(((b * P(P_OUT_H) + y) * P(P_OUT_W) + x) * P(P_OUT_S) + s, v);
 }
 
 /* acc + v.x * w[at] + v.y * w[at + 1] + ... (slices of tensor n), one
@@ -372,56 +376,67 @@ vec4 depthwise_slice(int b, int y, int x, int s, int last) {
   int kh = K(3), kw = K(4);
   int y0 = y * K(5) - K(9), x0 = x * K(6) - K(10);
   vec4 bias = vec4(load4(3, s));
-  if (kh == 3 && kw == 3) return depthwise_taps(3, 3, b, s, y0, x0, last, bias);
-  if (kh == 5 && kw == 5) return depthwise_taps(5, 5, b, s, y0, x0, last, bias);
-  return depthwise_taps(kh, kw, b, s, y0, x0, last, bias);
+  vec4 taps;
+  if (kh == 3 && kw == 3) taps = depthwise_taps(3, 3, b, s, y0, x0, last, bias);
+  else if (kh == 5 && kw == 5) taps = depthwise_taps(5, 5, b, s, y0, x0, last, bias);
+  else taps = depthwise_taps(kh, kw, b, s, y0, x0, last, bias);
+  return taps;
 }
 
 /* What conv_ordered and depthwise_conv_ordered share: their shared array
  * of taps (one pixel's receptive field, or its depthwise values), whose
  * memory then passes the results between items, so that 16 KiB of shared
- * memory (what every device has) suffice; the ordered sum over the taps: acc + taps[0] * w[0] + taps[1] * w[stride] + ...,
- * added in that order, w being tensor n from scalar at. The adds form one
+ * memory (what every device has) suffice; the ordered sum over the taps:
+ * acc + taps[0] * w(0) + taps[1] * w(1) + ..., added in that order, w(r)
+ * the item's weight for tap r in pack_ordered_weights' layout (vector
+ * r / 4 * padded + channel of tensor n, lane r % 4). The adds form one
  * dependent chain and few work items run these kernels, so nothing hides
- * the loads' latency but their number in flight: a batch of 16 loads goes
- * out before its adds. The batch is 16 named scalars, not an array: an
- * array indexed in a loop the compiler does not unroll lives in local
- * memory (NVIDIA's GLES compiler); and the second half of both kernels
- * (ordered_finish). A macro so that only these two kernels declare the
- * shared array (GLSL cannot pass it by reference). */
-#define ORDERED_LOAD(w, i) float w = float(load1(n, at + (r + i) * stride))
-#define ORDERED_ADD(w, i) acc += float(taps[r + i]) * w
+ * the loads' latency but their number in flight: a batch of 8 vector loads
+ * (32 taps) goes out before its adds. The batch is 8 named vectors, not an
+ * array: an array indexed in a loop the compiler does not unroll lives in
+ * local memory (NVIDIA's GLES compiler); and the second half of both
+ * kernels (ordered_finish). A macro so that only these two kernels declare
+ * the shared array (GLSL cannot pass it by reference). */
+#define ORDERED_LOAD(v, i) vec4 v = vec4(load4(n, (q + i) * padded + channel))
+#define ORDERED_ADD(v, i)                    \
+  acc += float(taps[(q + i) * 4]) * v.x;     \
+  acc += float(taps[(q + i) * 4 + 1]) * v.y; \
+  acc += float(taps[(q + i) * 4 + 2]) * v.z; \
+  acc += float(taps[(q + i) * 4 + 3]) * v.w
 #define DEFINE_ORDERED_PARTS                                                        \
   const int ORDERED_MAX_TAPS = 4096;                                                \
   const int ORDERED_MAX_ITEMS = 256;                                                \
   shared FLT taps[ORDERED_MAX_TAPS];                                                \
-  float ordered_sum(float start, int n, int at, int stride, int count) {            \
+  float ordered_sum(float start, int n, int channel, int padded, int count) {       \
     PRECISE_FP32 float acc = start;                                                 \
-    int r = 0;                                                                      \
-    for (; r + 16 <= count; r += 16) {                                              \
+    int whole = count / 4, q = 0;                                                   \
+    for (; q + 8 <= whole; q += 8) {                                                \
       ORDERED_LOAD(w0, 0); ORDERED_LOAD(w1, 1);                                    \
       ORDERED_LOAD(w2, 2); ORDERED_LOAD(w3, 3);                                    \
       ORDERED_LOAD(w4, 4); ORDERED_LOAD(w5, 5);                                    \
       ORDERED_LOAD(w6, 6); ORDERED_LOAD(w7, 7);                                    \
-      ORDERED_LOAD(w8, 8); ORDERED_LOAD(w9, 9);                                    \
-      ORDERED_LOAD(w10, 10); ORDERED_LOAD(w11, 11);                                \
-      ORDERED_LOAD(w12, 12); ORDERED_LOAD(w13, 13);                                \
-      ORDERED_LOAD(w14, 14); ORDERED_LOAD(w15, 15);                                \
       ORDERED_ADD(w0, 0); ORDERED_ADD(w1, 1);                                      \
       ORDERED_ADD(w2, 2); ORDERED_ADD(w3, 3);                                      \
       ORDERED_ADD(w4, 4); ORDERED_ADD(w5, 5);                                      \
       ORDERED_ADD(w6, 6); ORDERED_ADD(w7, 7);                                      \
-      ORDERED_ADD(w8, 8); ORDERED_ADD(w9, 9);                                      \
-      ORDERED_ADD(w10, 10); ORDERED_ADD(w11, 11);                                  \
-      ORDERED_ADD(w12, 12); ORDERED_ADD(w13, 13);                                  \
-      ORDERED_ADD(w14, 14); ORDERED_ADD(w15, 15);                                  \
     }                                                                               \
-    for (; r < count; ++r) acc += float(taps[r]) * float(load1(n, at + r * stride)); \
+    for (; q < whole; ++q) {                                                        \
+      ORDERED_LOAD(w, 0);                                                           \
+      ORDERED_ADD(w, 0);                                                            \
+    }                                                                               \
+    int r = whole * 4;                                                              \
+    if (r < count) {                                                                \
+      /* The last taps' vector: lanes past count are padding. */                    \
+      ORDERED_LOAD(w, 0);                                                           \
+      acc += float(taps[r]) * w.x;                                                  \
+      if (r + 1 < count) acc += float(taps[r + 1]) * w.y;                           \
+      if (r + 2 < count) acc += float(taps[r + 2]) * w.z;                           \
+    }                                                                               \
     return acc;                                                                     \
   }                                                                                 \
   /* Once the pixel's taps are in shared memory: each item sums one output        \
    * channel, its bias (element bias_at + channel of tensor n) first, weights     \
-   * [tap][padded channel] from element 0 of tensor w; the items holding the      \
+   * (ordered_sum's layout) from element 0 of tensor w; the items holding the     \
    * first channel of a slice store it. Every item calls it (barriers). */        \
   void ordered_finish(bool in_range, int b, int y, int x, int n, int bias_at, int w,  \
                       int count) {                                                  \
@@ -433,15 +448,15 @@ vec4 depthwise_slice(int b, int y, int x, int s, int last) {
     int oc = int(gl_WorkGroupID.x) * items + t;                                     \
     float acc = 0.0;                                                                \
     if (in_range && t < items && oc < padded)                                       \
-      acc = ordered_sum(float(load1(n, bias_at + oc)), w, oc, padded, count);       \
+      acc = ordered_sum(float(load1(n, bias_at + oc)), w, oc, padded, count);      \
     /* Every item has read the taps: their memory now holds the results. */       \
     memoryBarrierShared();                                                          \
     barrier();                                                                      \
     if (t < ORDERED_MAX_ITEMS) taps[t] = FLT(acc);                                  \
     memoryBarrierShared();                                                          \
     barrier();                                                                      \
-    if (!in_range || t % 4 != 0 || t + 3 >= items || oc >= padded) return;          \
-    finish_slice(b, y, x, oc / 4, FLT4(taps[t], taps[t + 1], taps[t + 2], taps[t + 3])); \
+    if (in_range && t % 4 == 0 && t + 3 < items && oc < padded)                     \
+      finish_slice(b, y, x, oc / 4, FLT4(taps[t], taps[t + 1], taps[t + 2], taps[t + 3])); \
   }
 
 /* The depthwise value that depthwise_conv_ordered and depthwise_conv2d_1x1

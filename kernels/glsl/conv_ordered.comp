@@ -3,9 +3,10 @@
  * item per output channel, bias first, then every tap (ky, kx, input
  * channel) in order. A work group serves one pixel: it first copies the
  * pixel's receptive field to shared memory (zeros outside the input), then
- * each item runs its sum with weights laid out [ky][kx][input channel]
- * [output channel]. K as gpu_conv2d's, K(11) the input channels; t2
- * weights, t3 bias (scalars); global: output channels rounded up to the
+ * each item runs its sum over the taps with weights laid out four taps to
+ * a vector, [tap / 4][output channel][tap % 4] (pack_ordered_weights). K
+ * as gpu_conv2d's, K(11) the input channels; t2 weights, t3 bias
+ * (scalars); global: output channels rounded up to the
  * group, pixels. The taps' memory then passes the results between items,
  * so the kernel needs no more than the 16 KiB of shared memory every
  * device has. */

@@ -3,8 +3,8 @@
  * sums: a work group per pixel puts the pixel's depthwise values
  * (depthwise_value, common.glsl) in shared memory, then each item sums one
  * output channel over them in order. t1 input, t2 and t3 the depthwise
- * weights and bias, t4 the 1x1 weights [input channel][output channel]
- * scalars with the bias K(18) values further (t5 and t6 stay free for
+ * weights and bias, t4 the 1x1 weights as conv_ordered's (the input
+ * channels its taps) with the bias K(18) values further (t5 and t6 stay free for
  * post-ops). Global as conv_ordered's. */
 DEFINE_ORDERED_PARTS
 

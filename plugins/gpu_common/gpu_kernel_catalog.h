@@ -163,13 +163,7 @@ typedef enum gpu_kernel_id {
 enum {
   GPU_FEATURE_DENSE_OUTPUT = 1u << 0,        /* parameter [13] */
   GPU_FEATURE_DEPTHWISE_POINTWISE = 1u << 1, /* the two fused kernels above */
-  /* Not a kernel but a preference: the backend runs GPU_KERNEL_CONV_ORDERED
-   * and GPU_KERNEL_DEPTHWISE_CONV_ORDERED slowly, so the GPU layer computes
-   * those layers with GPU_KERNEL_CONV2D (and its fused 1x1 twin), which
-   * keep cpu_ref's summation order too. gpu_gl: NVIDIA's GLES compiler ran
-   * them 5-10x slower than gpu_vk runs the same GLSL. */
-  GPU_FEATURE_AVOID_ORDERED = 1u << 2,
-  GPU_FEATURE_LSTM_GATES = 1u << 3, /* GPU_KERNEL_LSTM_GATES */
+  GPU_FEATURE_LSTM_GATES = 1u << 2, /* GPU_KERNEL_LSTM_GATES */
 };
 
 const char *gpu_kernel_name(int32_t kernel);

@@ -112,19 +112,25 @@ static int only_feeds_outputs(const tflaccel_graph_view *graph, uint32_t tensor,
   return 1;
 }
 
-/* Packs w(o, tap) (tap = (ky * KW + kx) * I + i) as [tap][O padded to
- * slices] scalars, the layout gpu_conv_ordered reads one output channel
- * per work item. */
+/* Packs w(o, tap) (tap = (ky * KW + kx) * I + i) as [tap / 4][O padded to
+ * slices][tap % 4], the taps padded to a multiple of 4 with zeros: the
+ * layout the ordered kernels read one output channel per work item from,
+ * four taps to a vector load, so that each item's dependent chain of adds
+ * waits on a quarter of the loads (the loads, not the adds, bound those
+ * kernels), and neighbouring items read neighbouring vectors. */
 static tflaccel_status pack_ordered_weights(gpu_lowering *lw, const tflaccel_tensor_desc *weights,
                                             int32_t out_c, int32_t taps, uint64_t *offset) {
   gpu_program *program = lw->program;
-  int32_t padded = (out_c + 3) / 4 * 4;
-  tflaccel_status status = gpu_program_add_constants(
-      lw->host, program, (uint64_t)taps * padded * program->element_size, WEIGHT_ALIGNMENT, offset);
+  uint64_t padded = (uint64_t)(out_c + 3) / 4 * 4;
+  uint64_t tap_groups = (uint64_t)(taps + 3) / 4;
+  tflaccel_status status =
+      gpu_program_add_constants(lw->host, program, tap_groups * padded * 4 * program->element_size,
+                                WEIGHT_ALIGNMENT, offset);
   if (status != NULL) return status;
   for (int32_t o = 0; o < out_c; ++o)
     for (int32_t tap = 0; tap < taps; ++tap)
-      gpu_program_store_constant(program, *offset, (uint64_t)tap * padded + (uint64_t)o,
+      gpu_program_store_constant(program, *offset,
+                                 ((uint64_t)tap / 4 * padded + (uint64_t)o) * 4 + (uint64_t)tap % 4,
                                  read_float(weights, (int64_t)o * taps + tap));
   return NULL;
 }
@@ -151,9 +157,7 @@ static int32_t conv_kernel(const gpu_lowering *lw, const conv_setup *setup, gpu_
               setup->kh == 1 && setup->kw == 1 && setup->pad_top == 0 && setup->pad_left == 0 &&
               setup->in_s >= SPLIT_MIN_INPUT_SLICES;
   if (split) return GPU_KERNEL_CONV2D_SPLIT;
-  if (few_items && taps <= ORDERED_MAX_TAPS &&
-      !(lw->backend->features & GPU_FEATURE_AVOID_ORDERED))
-    return GPU_KERNEL_CONV_ORDERED;
+  if (few_items && taps <= ORDERED_MAX_TAPS) return GPU_KERNEL_CONV_ORDERED;
   return GPU_KERNEL_CONV2D;
 }
 
@@ -433,7 +437,6 @@ static int32_t pointwise_reader(const gpu_lowering *lw, uint32_t position) {
        * split only for short sums, and never in half arithmetic (long half
        * sums lose too much). */
       return lw->program->storage != GPU_STORAGE_HALF_MATH &&
-                     !(lw->backend->features & GPU_FEATURE_AVOID_ORDERED) &&
                      setup.in_c <= DEPTHWISE_SPLIT_MAX_INPUTS
                  ? (int32_t)reader
                  : -1;

@@ -3,13 +3,13 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "plugins/gpu_common/gpu_kernel_catalog.h"
 #include "plugins/gpu_common/gpu_program.h"
 #include "plugins/gpu_gl/gl_backend.h"
 #include "plugins/gpu_gl/gl_buffer.h"
 #include "plugins/gpu_gl/gl_error.h"
+#include "plugins/gpu_gl/gl_worker.h"
 
 /* Kernel argument slots (gpu_backend.h): 0 the parameters, 1 their offset,
  * 2.. the tensors; storage buffer binding 0 is the parameters, 1.. the
@@ -152,10 +152,14 @@ static tflaccel_status dispatch(void *device, gpu_kernel_object *object, const u
   }
   /* The previous dispatch's writes become visible to this one's reads. */
   if (self->dispatched) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-  glUseProgram(object->program);
+  if (self->bound_program != object->program) glUseProgram(object->program);
+  self->bound_program = object->program;
   glUniform1i(BASE_UNIFORM_LOCATION, object->base);
-  for (GLuint i = 0; i < GL_BACKEND_BINDINGS; ++i)
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, i, object->buffers[i]);
+  for (GLuint i = 0; i < GL_BACKEND_BINDINGS; ++i) {
+    if (self->bound_buffers[i] != object->buffers[i])
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, i, object->buffers[i]);
+    self->bound_buffers[i] = object->buffers[i];
+  }
   glDispatchCompute(groups[0], groups[1], groups[2]);
   if (self->profiling) gl_dispatch_timer_after(&self->timer);
   self->dispatched = 1;
@@ -163,11 +167,6 @@ static tflaccel_status dispatch(void *device, gpu_kernel_object *object, const u
 }
 
 #define FENCE_SPIN_NS 5000000
-static uint64_t monotonic_ns(void) {
-  struct timespec now;
-  if (clock_gettime(CLOCK_MONOTONIC, &now) != 0) return 0;
-  return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
-}
 
 /* Makes the dispatches' writes visible to buffer reads and later
  * dispatches, then waits on a fence. GL errors of the run show here. */
@@ -187,9 +186,9 @@ static tflaccel_status wait_for_dispatches(gl_backend_device *self) {
    * millisecond, and a blocking wait wakes the thread up late (what OpenCL
    * drivers' clFinish avoids by spinning too). The first call flushes. */
   GLenum waited = glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, 0);
-  uint64_t spin_start = monotonic_ns();
+  uint64_t spin_start = gl_monotonic_ns();
   while (waited == GL_TIMEOUT_EXPIRED) {
-    uint64_t now = monotonic_ns();
+    uint64_t now = gl_monotonic_ns();
     if (now == 0 || spin_start == 0 || now - spin_start > FENCE_SPIN_NS) break;
     waited = glClientWaitSync(fence, 0, 0);
   }
@@ -260,8 +259,8 @@ tflaccel_status gl_backend_init(const tflaccel_host_services *host, int32_t prof
   backend->device = device;
   /* GLES has no portable switch for half arithmetic: half storage only. */
   backend->has_half_math = 0;
-  backend->features = GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE |
-                      GPU_FEATURE_AVOID_ORDERED | GPU_FEATURE_LSTM_GATES;
+  backend->features =
+      GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE | GPU_FEATURE_LSTM_GATES;
   backend->binding_alignment = 16; /* whole vectors (kernels/glsl/common.glsl) */
   /* Tensors start on 16 bytes: a slice, and an even number of halves. */
   backend->buffer_alignment = 16;
@@ -283,6 +282,8 @@ tflaccel_status gl_backend_init(const tflaccel_host_services *host, int32_t prof
 
 void gl_backend_begin_run(gl_backend_device *device) {
   if (device->profiling) gl_dispatch_timer_drop_run(&device->timer);
+  device->bound_program = 0;
+  memset(device->bound_buffers, 0, sizeof device->bound_buffers);
 }
 
 void gl_backend_release(gl_backend_device *device) {

@@ -22,6 +22,10 @@ typedef struct gl_backend_device {
   GLint max_invocations, max_group_size[3], max_group_count[3];
   GLint64 max_block_size; /* GL_MAX_SHADER_STORAGE_BLOCK_SIZE */
   int dispatched;         /* a dispatch since the last barrier */
+  /* What this run's dispatches left bound: a dispatch sets only what
+   * differs (NVIDIA's driver does work for every binding call, redundant or
+   * not). Forgotten between runs, when buffers and programs may go. */
+  GLuint bound_program, bound_buffers[GL_BACKEND_BINDINGS];
   int32_t profiling;      /* times every dispatch with timer */
   gl_dispatch_timer timer;
 } gl_backend_device;

@@ -2,14 +2,49 @@
 #include "config.h"
 
 #include <string.h>
+#include <time.h>
 
 #include "plugins/gpu_gl/gl_error.h"
 #include "plugins/gpu_gl/gl_worker.h"
 
+/* How long each side of a job polls before it sleeps. A run is the core's
+ * write of the inputs, the dispatches and a read per output: seven jobs
+ * back to back, and waking a sleeping thread costs tens of microseconds
+ * each way (gpu_gl, H200: pose_landmark_lite's ~470 us outside the
+ * dispatches and the wait for them). The caller polls as long as a run
+ * may take; the worker, between jobs, as long as the core takes between
+ * the calls of one run. */
+#define CALLER_POLL_NS 5000000u
+#define WORKER_POLL_NS 1000000u
+
+uint64_t gl_monotonic_ns(void) {
+  struct timespec now;
+  if (clock_gettime(CLOCK_MONOTONIC, &now) != 0) return 0;
+  return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+/* Polls until *count differs from seen or limit_ns pass; whether it did. */
+static int poll_count(atomic_uint *count, unsigned seen, uint64_t limit_ns) {
+  uint64_t start = gl_monotonic_ns();
+  for (;;) {
+    for (int i = 0; i < 64; ++i)
+      if (atomic_load_explicit(count, memory_order_acquire) != seen) return 1;
+    uint64_t now = gl_monotonic_ns();
+    if (start == 0 || now == 0 || now - start > limit_ns) return 0;
+  }
+}
+
 static void *worker_main(void *argument) {
   gl_worker *worker = argument;
+  unsigned handled = 0;
   pthread_mutex_lock(&worker->lock);
   for (;;) {
+    if (worker->job == NULL && !worker->stop) {
+      /* The next job of a run comes soon: poll for it before sleeping. */
+      pthread_mutex_unlock(&worker->lock);
+      poll_count(&worker->posted, handled, WORKER_POLL_NS);
+      pthread_mutex_lock(&worker->lock);
+    }
     while (worker->job == NULL && !worker->stop) pthread_cond_wait(&worker->changed, &worker->lock);
     if (worker->stop) break;
     gl_job_function job = worker->job;
@@ -20,6 +55,8 @@ static void *worker_main(void *argument) {
     worker->result = result;
     worker->job = NULL;
     worker->job_done = 1;
+    handled = atomic_load_explicit(&worker->posted, memory_order_relaxed);
+    atomic_store_explicit(&worker->finished, handled, memory_order_release);
     pthread_cond_broadcast(&worker->changed);
   }
   pthread_mutex_unlock(&worker->lock);
@@ -78,7 +115,12 @@ tflaccel_status gl_worker_run(gl_worker *worker, gl_job_function job, void *argu
   worker->job = job;
   worker->argument = argument;
   worker->job_done = 0;
+  unsigned ticket = atomic_load_explicit(&worker->posted, memory_order_relaxed) + 1;
+  atomic_store_explicit(&worker->posted, ticket, memory_order_release);
   pthread_cond_broadcast(&worker->changed);
+  pthread_mutex_unlock(&worker->lock);
+  poll_count(&worker->finished, ticket - 1, CALLER_POLL_NS);
+  pthread_mutex_lock(&worker->lock);
   while (!worker->job_done) pthread_cond_wait(&worker->changed, &worker->lock);
   tflaccel_status result = worker->result;
   worker->result = NULL;
@@ -90,6 +132,8 @@ void gl_worker_stop(gl_worker *worker) {
   if (worker->running) {
     pthread_mutex_lock(&worker->lock);
     worker->stop = 1;
+    /* Ends the worker's polling too. */
+    atomic_fetch_add_explicit(&worker->posted, 1, memory_order_release);
     pthread_cond_broadcast(&worker->changed);
     pthread_mutex_unlock(&worker->lock);
     int error = pthread_join(worker->thread, NULL);

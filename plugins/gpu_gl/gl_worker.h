@@ -8,6 +8,8 @@
 #define TFLACCEL_GPU_GL_GL_WORKER_H
 
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 
 #include "plugins/gpu_gl/egl_context.h"
 #include "tflaccel/accelerator.h"
@@ -24,6 +26,9 @@ typedef struct gl_worker {
   void *argument;
   tflaccel_status result;
   int job_done, stop;
+  /* Jobs posted and finished so far: each side polls the other's count for
+   * a while before it sleeps on the condition variable (gl_worker.c). */
+  atomic_uint posted, finished;
   int lock_made, changed_made, running;
 } gl_worker;
 
@@ -37,5 +42,9 @@ tflaccel_status gl_worker_run(gl_worker *worker, gl_job_function job, void *argu
 /* Releases the context from the thread and joins it; safe after a failed
  * start. */
 void gl_worker_stop(gl_worker *worker);
+
+/* CLOCK_MONOTONIC in nanoseconds, 0 if the clock fails (the pollers then
+ * stop polling). */
+uint64_t gl_monotonic_ns(void);
 
 #endif
