@@ -96,14 +96,10 @@ static tflaccel_status kernel_set_int(void *device, gpu_kernel_object *object, u
 }
 
 /* Fits the preferred work group to the context's limits by halving its
- * largest dimension, gives the work-group counts, and makes sure of the
- * program for that work-group size (programs are built per size). Queues
- * no GL work. */
-static tflaccel_status prepare_dispatch(gl_backend_device *self, gpu_kernel_object *object,
-                                        const uint32_t global[3], const uint32_t local[3],
-                                        uint32_t groups[3]) {
-  const tflaccel_host_services *host = self->host;
-  uint32_t group[3];
+ * largest dimension, and makes sure of the program for that work-group
+ * size (programs are built per size). Queues no GL work. */
+static tflaccel_status get_program(gl_backend_device *self, gpu_kernel_object *object,
+                                   const uint32_t local[3], uint32_t group[3]) {
   for (int i = 0; i < 3; ++i) {
     group[i] = local[i] ? local[i] : 1;
     if (group[i] > (uint32_t)self->max_group_size[i]) group[i] = (uint32_t)self->max_group_size[i];
@@ -113,6 +109,32 @@ static tflaccel_status prepare_dispatch(gl_backend_device *self, gpu_kernel_obje
         group[0] >= group[1] ? (group[0] >= group[2] ? 0 : 2) : (group[1] >= group[2] ? 1 : 2);
     group[largest] = (group[largest] + 1) / 2;
   }
+  if (object->program == 0 || memcmp(object->local, group, 3 * sizeof *group) != 0) {
+    tflaccel_status status =
+        gl_program_get(&self->programs, object->kernel, object->storage, group, &object->program);
+    if (status != NULL) return status;
+    memcpy(object->local, group, 3 * sizeof *group);
+  }
+  return NULL;
+}
+
+/* Builds the program at compile time, so that the first run does not
+ * (compiling and linking a kernel takes the NVIDIA driver up to ~0.3 s). */
+static tflaccel_status kernel_prepare(void *device, gpu_kernel_object *object,
+                                      const uint32_t local[3]) {
+  uint32_t group[3];
+  return get_program(self_of(device), object, local, group);
+}
+
+/* The program for the fitted work group (get_program) and the work-group
+ * counts; checks the bindings. */
+static tflaccel_status prepare_dispatch(gl_backend_device *self, gpu_kernel_object *object,
+                                        const uint32_t global[3], const uint32_t local[3],
+                                        uint32_t groups[3]) {
+  const tflaccel_host_services *host = self->host;
+  uint32_t group[3];
+  tflaccel_status status = get_program(self, object, local, group);
+  if (status != NULL) return status;
   for (int i = 0; i < 3; ++i) {
     groups[i] = (global[i] + group[i] - 1) / group[i];
     if (groups[i] == 0) groups[i] = 1;
@@ -127,12 +149,6 @@ static tflaccel_status prepare_dispatch(gl_backend_device *self, gpu_kernel_obje
     if (object->buffers[i] == 0)
       return host->status_make(TFLACCEL_INTERNAL, "gpu_gl: %s dispatched with binding %d unset",
                                gpu_kernel_name(object->kernel), i);
-  if (object->program == 0 || memcmp(object->local, group, sizeof group) != 0) {
-    tflaccel_status status =
-        gl_program_get(&self->programs, object->kernel, object->storage, group, &object->program);
-    if (status != NULL) return status;
-    memcpy(object->local, group, sizeof group);
-  }
   return NULL;
 }
 
@@ -271,6 +287,7 @@ tflaccel_status gl_backend_init(const tflaccel_host_services *host, int32_t prof
   backend->kernel_destroy = kernel_destroy;
   backend->kernel_set_buffer = kernel_set_buffer;
   backend->kernel_set_int = kernel_set_int;
+  backend->kernel_prepare = kernel_prepare;
   backend->dispatch = dispatch;
   backend->finish = finish;
   if (device->profiling) {
