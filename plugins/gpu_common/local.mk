@@ -8,6 +8,8 @@ plugins_libgpu_common_la_SOURCES = \
 	plugins/gpu_common/gpu_backend.h \
 	plugins/gpu_common/gpu_executable.c \
 	plugins/gpu_common/gpu_executable.h \
+	plugins/gpu_common/gpu_hazard.c \
+	plugins/gpu_common/gpu_hazard.h \
 	plugins/gpu_common/gpu_kernel_catalog.c \
 	plugins/gpu_common/gpu_kernel_catalog.h \
 	plugins/gpu_common/gpu_layout.c \

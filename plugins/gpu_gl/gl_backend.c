@@ -20,9 +20,16 @@
 /* glClientWaitSync waits this long at a time (nanoseconds). */
 #define FENCE_WAIT_NS 1000000000ull
 
+/* Binding 1 holds the output (kernels/glsl/common.glsl's t0). */
+#define BINDING_OUTPUT 1
+
 struct gpu_kernel_object {
   int32_t kernel, storage;
   GLuint buffers[GL_BACKEND_BINDINGS];
+  /* What each binding holds, and the bytes the kernel touches there
+   * (kernel_set_range; all of it by default), for placing barriers. */
+  const tflaccel_buffer *handles[GL_BACKEND_BINDINGS];
+  uint64_t range_begin[GL_BACKEND_BINDINGS], range_end[GL_BACKEND_BINDINGS];
   int32_t base;
   uint32_t local[3]; /* work group of the cached program */
   GLuint program;
@@ -83,6 +90,26 @@ static tflaccel_status kernel_set_buffer(void *device, gpu_kernel_object *object
                                    (unsigned long long)size, (long long)self->max_block_size);
   uint32_t binding = slot == 0 ? 0 : slot - 1;
   object->buffers[binding] = gl_buffer_name(buffer);
+  object->handles[binding] = buffer;
+  object->range_begin[binding] = 0;
+  object->range_end[binding] = UINT64_MAX;
+  if (binding == BINDING_OUTPUT) gl_buffer_mark_output(buffer);
+  return NULL;
+}
+
+/* Records the tensor's bytes for the barrier planning; the binding stays
+ * the whole buffer (the kernel finds the tensor by its offset parameter),
+ * so *narrowed stays 0. */
+static tflaccel_status kernel_set_range(void *device, gpu_kernel_object *object, uint32_t slot,
+                                        uint64_t offset, uint64_t size, int32_t *narrowed) {
+  *narrowed = 0;
+  if (slot == SLOT_BASE || slot > GPU_MAX_ARGS + 1 || size == 0 || offset + size < offset)
+    return self_of(device)->host->status_make(TFLACCEL_INTERNAL,
+                                              "gpu_gl: range for argument slot %u",
+                                              (unsigned)slot);
+  uint32_t binding = slot == 0 ? 0 : slot - 1;
+  object->range_begin[binding] = offset;
+  object->range_end[binding] = offset + size;
   return NULL;
 }
 
@@ -166,8 +193,29 @@ static tflaccel_status dispatch(void *device, gpu_kernel_object *object, const u
     if (self->profiling) gl_dispatch_timer_drop_run(&self->timer);
     return status;
   }
-  /* The previous dispatch's writes become visible to this one's reads. */
-  if (self->dispatched) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  /* Earlier dispatches' writes become visible to this one's reads, and its
+   * writes wait for their reads: a barrier where it depends on a dispatch
+   * since the last one, or where the tracker is full. */
+  gpu_hazard_access accesses[GL_BACKEND_BINDINGS];
+  for (int b = 0; b < GL_BACKEND_BINDINGS; ++b) {
+    const tflaccel_buffer *buffer = object->handles[b];
+    int writes = b == BINDING_OUTPUT;
+    accesses[b] = (gpu_hazard_access){
+        .buffer = writes || gl_buffer_is_output(buffer) ? buffer : NULL,
+        .begin = object->range_begin[b],
+        .end = object->range_end[b],
+        .writes = writes,
+    };
+  }
+  if (!self->dispatched) gpu_hazard_reset(&self->hazards);
+  if (gpu_hazard_conflicts(&self->hazards, accesses, GL_BACKEND_BINDINGS) ||
+      !gpu_hazard_add(&self->hazards, accesses, GL_BACKEND_BINDINGS)) {
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    gpu_hazard_reset(&self->hazards);
+    gpu_hazard_add(&self->hazards, accesses, GL_BACKEND_BINDINGS);
+    self->run_barriers++;
+  }
+  self->run_dispatches++;
   if (self->bound_program != object->program) glUseProgram(object->program);
   self->bound_program = object->program;
   glUniform1i(BASE_UNIFORM_LOCATION, object->base);
@@ -190,6 +238,13 @@ static tflaccel_status wait_for_dispatches(gl_backend_device *self) {
   const tflaccel_host_services *host = self->host;
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
   self->dispatched = 0;
+  /* Once per model, not per run: the count changes only with the model. */
+  if (self->run_barriers + 1 != self->logged_barriers) {
+    host->log(host->context, TFLACCEL_LOG_DEBUG, "%u dispatches with %u barriers between them",
+              self->run_dispatches, self->run_barriers);
+    self->logged_barriers = self->run_barriers + 1;
+  }
+  self->run_dispatches = self->run_barriers = 0;
   tflaccel_status status = gl_check_error(host, "dispatching the kernels");
   if (status != NULL) return status;
   GLsync fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
@@ -287,6 +342,7 @@ tflaccel_status gl_backend_init(const tflaccel_host_services *host, int32_t prof
   backend->kernel_destroy = kernel_destroy;
   backend->kernel_set_buffer = kernel_set_buffer;
   backend->kernel_set_int = kernel_set_int;
+  backend->kernel_set_range = kernel_set_range;
   backend->kernel_prepare = kernel_prepare;
   backend->dispatch = dispatch;
   backend->finish = finish;
@@ -301,6 +357,7 @@ void gl_backend_begin_run(gl_backend_device *device) {
   if (device->profiling) gl_dispatch_timer_drop_run(&device->timer);
   device->bound_program = 0;
   memset(device->bound_buffers, 0, sizeof device->bound_buffers);
+  device->run_dispatches = device->run_barriers = 0;
 }
 
 void gl_backend_release(gl_backend_device *device) {

@@ -12,6 +12,7 @@
 #include "plugins/gpu_common/gpu_backend.h"
 #include "plugins/gpu_gl/gl_program.h"
 #include "plugins/gpu_gl/gl_timer.h"
+#include "plugins/gpu_common/gpu_hazard.h"
 #include "tflaccel/accelerator.h"
 
 #define GL_BACKEND_BINDINGS 8 /* parameters + GPU_MAX_ARGS tensors */
@@ -22,6 +23,9 @@ typedef struct gl_backend_device {
   GLint max_invocations, max_group_size[3], max_group_count[3];
   GLint64 max_block_size; /* GL_MAX_SHADER_STORAGE_BLOCK_SIZE */
   int dispatched;         /* a dispatch since the last barrier */
+  gpu_hazard_tracker hazards; /* what the dispatches since then touch */
+  uint32_t run_dispatches, run_barriers; /* this run's, for the debug log */
+  uint32_t logged_barriers;              /* the last count logged + 1; 0: none */
   /* What this run's dispatches left bound: a dispatch sets only what
    * differs (NVIDIA's driver does work for every binding call, redundant or
    * not). Forgotten between runs, when buffers and programs may go. */

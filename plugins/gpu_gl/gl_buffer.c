@@ -12,11 +12,16 @@
 struct tflaccel_buffer {
   GLuint name;
   uint64_t size; /* as requested; the GL buffer holds it rounded up to 16 bytes */
+  int is_output;  /* some kernel writes it */
 };
 
 GLuint gl_buffer_name(const tflaccel_buffer *buffer) { return buffer->name; }
 
 uint64_t gl_buffer_size(const tflaccel_buffer *buffer) { return buffer->size; }
+
+void gl_buffer_mark_output(tflaccel_buffer *buffer) { buffer->is_output = 1; }
+
+int gl_buffer_is_output(const tflaccel_buffer *buffer) { return buffer->is_output; }
 
 tflaccel_status gl_buffer_create(const tflaccel_host_services *host, uint64_t size,
                                  tflaccel_buffer **buffer) {
@@ -30,6 +35,7 @@ tflaccel_status gl_buffer_create(const tflaccel_host_services *host, uint64_t si
     return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_gl buffer: out of memory");
   created->name = 0;
   created->size = size;
+  created->is_output = 0;
   gl_clear_errors();
   /* An empty tensor still gets a valid (bindable) buffer; the kernels read
    * tensors as 16-byte vectors, so the last is whole. */

@@ -13,6 +13,11 @@ GLuint gl_buffer_name(const tflaccel_buffer *buffer);
 
 uint64_t gl_buffer_size(const tflaccel_buffer *buffer);
 
+/* Whether a kernel has been given the buffer as its output: only such
+ * buffers' reads can conflict with a dispatch's writes (gpu_hazard.h). */
+void gl_buffer_mark_output(tflaccel_buffer *buffer);
+int gl_buffer_is_output(const tflaccel_buffer *buffer);
+
 tflaccel_status gl_buffer_create(const tflaccel_host_services *host, uint64_t size,
                                  tflaccel_buffer **buffer);
 void gl_buffer_destroy(const tflaccel_host_services *host, tflaccel_buffer *buffer);

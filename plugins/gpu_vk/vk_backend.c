@@ -6,15 +6,13 @@
 #include <time.h>
 
 #include "plugins/gpu_common/gpu_array.h"
+#include "plugins/gpu_common/gpu_hazard.h"
 #include "plugins/gpu_vk/vk_backend.h"
 #include "plugins/gpu_vk/vk_buffer.h"
 #include "plugins/gpu_vk/vk_error.h"
 
 /* Descriptor sets per pool; a new pool is made when one runs out. */
 #define POOL_SETS 256
-/* Buffers the barrier planning tracks between two barriers; more, and a
- * barrier is placed anyway. */
-#define TRACKED_BUFFERS 32
 /* Kernel argument slots (gpu_backend.h): 0 the parameters, 1 their offset,
  * 2.. the tensors. Descriptor binding 0 is the parameters, 1.. the
  * tensors, 1 the output. */
@@ -515,60 +513,29 @@ static int recording_matches(const vk_backend_device *self, const gpu_kernel_obj
   return 1;
 }
 
-/* The bytes dispatches since the last barrier wrote and read. Reads of
- * buffers no dispatch of the sequence writes (parameters, weights) cannot
- * conflict and are not tracked. */
-typedef struct buffer_span {
-  const tflaccel_buffer *buffer;
-  uint64_t begin, end;
-} buffer_span;
-
-typedef struct buffer_tracker {
-  buffer_span read[TRACKED_BUFFERS], written[TRACKED_BUFFERS];
-  uint32_t read_count, written_count;
-  const vk_pending_dispatch *sequence; /* the dispatches being recorded */
-  uint32_t sequence_count;
-} buffer_tracker;
-
-static int overlaps(const buffer_span *list, uint32_t count, const tflaccel_buffer *buffer,
-                    uint64_t begin, uint64_t end) {
+/* Whether a dispatch of the sequence writes buffer. */
+static int is_written(const vk_pending_dispatch *sequence, uint32_t count,
+                      const tflaccel_buffer *buffer) {
   for (uint32_t i = 0; i < count; ++i)
-    if (list[i].buffer == buffer && list[i].begin < end && begin < list[i].end) return 1;
+    if (sequence[i].object->buffers[BINDING_OUTPUT] == buffer) return 1;
   return 0;
 }
 
-static int is_written(const buffer_tracker *tracker, const tflaccel_buffer *buffer) {
-  for (uint32_t i = 0; i < tracker->sequence_count; ++i)
-    if (tracker->sequence[i].object->buffers[BINDING_OUTPUT] == buffer) return 1;
-  return 0;
-}
-
-/* Whether the object's dispatch depends on a dispatch since the last
- * barrier: it reads bytes one wrote, or writes bytes one read or wrote. */
-static int needs_barrier(const buffer_tracker *tracker, const gpu_kernel_object *object) {
+/* The object's bindings as gpu_hazard sees them: reads of buffers the
+ * sequence never writes (parameters, weights) left out. */
+static void accesses_of(const vk_pending_dispatch *sequence, uint32_t count,
+                        const gpu_kernel_object *object,
+                        gpu_hazard_access accesses[VK_PIPELINE_BINDINGS]) {
   for (int b = 0; b < VK_PIPELINE_BINDINGS; ++b) {
     const tflaccel_buffer *buffer = object->buffers[b];
-    uint64_t begin = object->range_begin[b], end = object->range_end[b];
-    if (overlaps(tracker->written, tracker->written_count, buffer, begin, end)) return 1;
-    if (b == BINDING_OUTPUT && overlaps(tracker->read, tracker->read_count, buffer, begin, end))
-      return 1;
+    int writes = b == BINDING_OUTPUT;
+    accesses[b] = (gpu_hazard_access){
+        .buffer = writes || is_written(sequence, count, buffer) ? buffer : NULL,
+        .begin = object->range_begin[b],
+        .end = object->range_end[b],
+        .writes = writes,
+    };
   }
-  return 0;
-}
-
-/* Adds the object's spans; 0 when the tracker is full. */
-static int track(buffer_tracker *tracker, const gpu_kernel_object *object) {
-  for (int b = 0; b < VK_PIPELINE_BINDINGS; ++b) {
-    const tflaccel_buffer *buffer = object->buffers[b];
-    int is_output = b == BINDING_OUTPUT;
-    if (!is_output && !is_written(tracker, buffer)) continue;
-    buffer_span *list = is_output ? tracker->written : tracker->read;
-    uint32_t *count = is_output ? &tracker->written_count : &tracker->read_count;
-    if (*count == TRACKED_BUFFERS) return 0;
-    list[(*count)++] =
-        (buffer_span){buffer, object->range_begin[b], object->range_end[b]};
-  }
-  return 1;
 }
 
 static void memory_barrier(VkCommandBuffer commands, VkPipelineStageFlags destination_stage,
@@ -587,10 +554,8 @@ static void memory_barrier(VkCommandBuffer commands, VkPipelineStageFlags destin
  * come before it in the submission. */
 static void record_dispatches(const vk_backend_device *self, VkCommandBuffer commands,
                               VkQueryPool timestamps, int after_uploads) {
-  buffer_tracker tracker = {.read_count = 0,
-                            .written_count = 0,
-                            .sequence = self->pending,
-                            .sequence_count = self->pending_count};
+  gpu_hazard_tracker tracker;
+  gpu_hazard_reset(&tracker);
   uint32_t barriers = 0;
   VkPipeline bound = VK_NULL_HANDLE;
   if (after_uploads)
@@ -607,18 +572,15 @@ static void record_dispatches(const vk_backend_device *self, VkCommandBuffer com
   for (uint32_t i = 0; i < self->pending_count; ++i) {
     const vk_pending_dispatch *pending = &self->pending[i];
     const gpu_kernel_object *object = pending->object;
-    if (needs_barrier(&tracker, object)) {
+    gpu_hazard_access accesses[VK_PIPELINE_BINDINGS];
+    accesses_of(self->pending, self->pending_count, object, accesses);
+    /* A dependency, or too many spans to follow: order everything so far. */
+    if (gpu_hazard_conflicts(&tracker, accesses, VK_PIPELINE_BINDINGS) ||
+        !gpu_hazard_add(&tracker, accesses, VK_PIPELINE_BINDINGS)) {
       memory_barrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                      VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-      tracker.read_count = tracker.written_count = 0;
-      barriers++;
-    }
-    if (!track(&tracker, object)) {
-      /* Too many buffers to follow: order everything so far. */
-      memory_barrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                     VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-      tracker.read_count = tracker.written_count = 0;
-      track(&tracker, object);
+      gpu_hazard_reset(&tracker);
+      gpu_hazard_add(&tracker, accesses, VK_PIPELINE_BINDINGS);
       barriers++;
     }
     if (pending->pipeline != bound) {
