@@ -8,6 +8,7 @@
 #include "plugins/gpu_cl/cl_buffer.h"
 #include "plugins/gpu_cl/cl_error.h"
 #include "plugins/gpu_common/gpu_kernel_catalog.h"
+#include "plugins/gpu_common/gpu_work_group.h"
 
 struct gpu_kernel_object {
   cl_kernel kernel;
@@ -125,22 +126,20 @@ static tflaccel_status reserve_event(cl_backend_device *self) {
   return NULL;
 }
 
-/* Fits the preferred work-group size to the kernel and device limits by
- * halving its largest dimension, then rounds the global size up. */
+/* Fits the preferred work-group size to the kernel and device limits
+ * (gpu_work_group.h), then rounds the global size up. */
 static tflaccel_status dispatch(void *device, gpu_kernel_object *object, const uint32_t global[3],
                                 const uint32_t local[3]) {
   cl_backend_device *self = self_of(device);
+  const uint64_t max_size[3] = {self->max_item_sizes[0], self->max_item_sizes[1],
+                                self->max_item_sizes[2]};
+  uint32_t fitted[3];
+  gpu_fit_work_group(local, max_size, object->max_group_size, fitted);
   size_t group[3], total[3];
   for (int i = 0; i < 3; ++i) {
-    group[i] = local[i] ? local[i] : 1;
-    if (group[i] > self->max_item_sizes[i]) group[i] = self->max_item_sizes[i];
+    group[i] = fitted[i];
+    total[i] = ((size_t)global[i] + group[i] - 1) / group[i] * group[i];
   }
-  while (group[0] * group[1] * group[2] > object->max_group_size) {
-    int largest =
-        group[0] >= group[1] ? (group[0] >= group[2] ? 0 : 2) : (group[1] >= group[2] ? 1 : 2);
-    group[largest] = (group[largest] + 1) / 2;
-  }
-  for (int i = 0; i < 3; ++i) total[i] = ((size_t)global[i] + group[i] - 1) / group[i] * group[i];
   cl_event *event = NULL;
   if (self->profiling) {
     tflaccel_status status = reserve_event(self);

@@ -32,6 +32,8 @@ plugins_libgpu_common_la_SOURCES = \
 	plugins/gpu_common/gpu_options.c \
 	plugins/gpu_common/gpu_options.h \
 	plugins/gpu_common/gpu_support.c \
-	plugins/gpu_common/gpu_support.h
+	plugins/gpu_common/gpu_support.h \
+	plugins/gpu_common/gpu_work_group.c \
+	plugins/gpu_common/gpu_work_group.h
 # Linked into modules built with -fvisibility=hidden: the same flags.
 plugins_libgpu_common_la_CFLAGS = $(PLUGIN_C_FLAGS)

@@ -6,6 +6,7 @@
 
 #include "plugins/gpu_common/gpu_kernel_catalog.h"
 #include "plugins/gpu_common/gpu_program.h"
+#include "plugins/gpu_common/gpu_work_group.h"
 #include "plugins/gpu_gl/gl_backend.h"
 #include "plugins/gpu_gl/gl_buffer.h"
 #include "plugins/gpu_gl/gl_error.h"
@@ -122,20 +123,15 @@ static tflaccel_status kernel_set_int(void *device, gpu_kernel_object *object, u
   return NULL;
 }
 
-/* Fits the preferred work group to the context's limits by halving its
- * largest dimension, and makes sure of the program for that work-group
- * size (programs are built per size). Queues no GL work. */
+/* Fits the preferred work group to the context's limits and makes sure of
+ * the program for that work-group size (programs are built per size).
+ * Queues no GL work. */
 static tflaccel_status get_program(gl_backend_device *self, gpu_kernel_object *object,
                                    const uint32_t local[3], uint32_t group[3]) {
-  for (int i = 0; i < 3; ++i) {
-    group[i] = local[i] ? local[i] : 1;
-    if (group[i] > (uint32_t)self->max_group_size[i]) group[i] = (uint32_t)self->max_group_size[i];
-  }
-  while ((uint64_t)group[0] * group[1] * group[2] > (uint64_t)self->max_invocations) {
-    int largest =
-        group[0] >= group[1] ? (group[0] >= group[2] ? 0 : 2) : (group[1] >= group[2] ? 1 : 2);
-    group[largest] = (group[largest] + 1) / 2;
-  }
+  const uint64_t max_size[3] = {(uint64_t)self->max_group_size[0],
+                                (uint64_t)self->max_group_size[1],
+                                (uint64_t)self->max_group_size[2]};
+  gpu_fit_work_group(local, max_size, (uint64_t)self->max_invocations, group);
   if (object->program == 0 || memcmp(object->local, group, 3 * sizeof *group) != 0) {
     tflaccel_status status =
         gl_program_get(&self->programs, object->kernel, object->storage, group, &object->program);

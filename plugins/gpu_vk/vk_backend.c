@@ -7,6 +7,7 @@
 
 #include "plugins/gpu_common/gpu_array.h"
 #include "plugins/gpu_common/gpu_hazard.h"
+#include "plugins/gpu_common/gpu_work_group.h"
 #include "plugins/gpu_vk/vk_backend.h"
 #include "plugins/gpu_vk/vk_buffer.h"
 #include "plugins/gpu_vk/vk_error.h"
@@ -425,21 +426,13 @@ static tflaccel_status kernel_set_int(void *device, gpu_kernel_object *object, u
   return NULL;
 }
 
-/* Fits the preferred work group to the device by halving its largest
- * dimension. */
+/* Fits the preferred work group to the device (gpu_work_group.h). */
 static void fit_group(const vk_backend_device *self, const uint32_t local[3], uint32_t group[3]) {
   const VkPhysicalDeviceLimits *limits = &self->context->entry->limits;
-  for (int i = 0; i < 3; ++i) {
-    group[i] = local[i] ? local[i] : 1;
-    if (group[i] > limits->maxComputeWorkGroupSize[i])
-      group[i] = limits->maxComputeWorkGroupSize[i];
-    if (group[i] == 0) group[i] = 1;
-  }
-  while ((uint64_t)group[0] * group[1] * group[2] > limits->maxComputeWorkGroupInvocations) {
-    int largest =
-        group[0] >= group[1] ? (group[0] >= group[2] ? 0 : 2) : (group[1] >= group[2] ? 1 : 2);
-    group[largest] = (group[largest] + 1) / 2;
-  }
+  const uint64_t max_size[3] = {limits->maxComputeWorkGroupSize[0],
+                                limits->maxComputeWorkGroupSize[1],
+                                limits->maxComputeWorkGroupSize[2]};
+  gpu_fit_work_group(local, max_size, limits->maxComputeWorkGroupInvocations, group);
 }
 
 /* The object's pipeline for the work group that local fits to. */
