@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/config/config.h"
@@ -132,6 +133,14 @@ static int handle_global(parse_state *state, const char *key, const char *value)
   } else if (!strcmp(key, "plugin_dir")) {
     if (!replace_string(&config->plugin_dir, value)) return fail(state, "out of memory");
   } else if (!strcmp(key, "cache_dir")) {
+    /* Plugins are promised an existing, writable directory (accelerator.h). */
+    struct stat info;
+    if (stat(value, &info) != 0)
+      return fail(state, "cache_dir '%s' is not a writable directory: %s", value, strerror(errno));
+    if (!S_ISDIR(info.st_mode))
+      return fail(state, "cache_dir '%s' is not a writable directory: not a directory", value);
+    if (access(value, W_OK | X_OK) != 0)
+      return fail(state, "cache_dir '%s' is not a writable directory: %s", value, strerror(errno));
     if (!replace_string(&config->cache_dir, value)) return fail(state, "out of memory");
   } else if (!strcmp(key, "transfer_us_per_mib")) {
     if (!parse_double(value, &config->cost.transfer_us_per_mib))

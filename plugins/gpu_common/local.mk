@@ -6,6 +6,8 @@ plugins_libgpu_common_la_SOURCES = \
 	plugins/gpu_common/gpu_array.c \
 	plugins/gpu_common/gpu_array.h \
 	plugins/gpu_common/gpu_backend.h \
+	plugins/gpu_common/gpu_disk_cache.c \
+	plugins/gpu_common/gpu_disk_cache.h \
 	plugins/gpu_common/gpu_executable.c \
 	plugins/gpu_common/gpu_executable.h \
 	plugins/gpu_common/gpu_hazard.c \

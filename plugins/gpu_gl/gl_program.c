@@ -24,6 +24,7 @@ tflaccel_status gl_program_set_init(const tflaccel_host_services *host, gl_progr
                              gpu_gl_kernel_sources_count,
                              GL_KERNEL_SOURCE_FIRST_KERNEL + GPU_KERNEL_EXTENDED_COUNT,
                              (int)GPU_KERNEL_EXTENDED_COUNT);
+  gl_program_cache_init(host, &set->cache);
   return NULL;
 }
 
@@ -46,8 +47,9 @@ static tflaccel_status build_failure(const tflaccel_host_services *host, const c
                            gpu_kernel_name(kernel), at > 0 ? excerpt : "no log");
 }
 
-static tflaccel_status build(const tflaccel_host_services *host, int32_t kernel, int32_t storage,
+static tflaccel_status build(const gl_program_set *set, int32_t kernel, int32_t storage,
                              const uint32_t local[3], GLuint *built) {
+  const tflaccel_host_services *host = set->host;
   char header[256];
   snprintf(header, sizeof header,
            "%slayout(local_size_x = %u, local_size_y = %u, local_size_z = %u) in;\n",
@@ -59,6 +61,9 @@ static tflaccel_status build(const tflaccel_host_services *host, int32_t kernel,
       gpu_gl_kernel_sources[GL_KERNEL_SOURCE_COMMON],
       gpu_gl_kernel_sources[GL_KERNEL_SOURCE_FIRST_KERNEL + kernel],
   };
+  uint64_t key = gl_program_cache_key(&set->cache, sources, 4);
+  *built = gl_program_cache_load(&set->cache, key);
+  if (*built != 0) return NULL;
   char log[LOG_EXCERPT + 1] = "";
   gl_clear_errors();
   GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
@@ -84,6 +89,7 @@ static tflaccel_status build(const tflaccel_host_services *host, int32_t kernel,
                           : host->status_make(TFLACCEL_BACKEND_ERROR, "glCreateProgram gave 0");
   }
   glAttachShader(program, shader);
+  gl_program_cache_before_link(&set->cache, program);
   glLinkProgram(program);
   /* The program keeps what it needs: the shader can go at once. */
   glDetachShader(program, shader);
@@ -100,6 +106,7 @@ static tflaccel_status build(const tflaccel_host_services *host, int32_t kernel,
     glDeleteProgram(program);
     return status;
   }
+  gl_program_cache_store(&set->cache, key, program);
   *built = program;
   return NULL;
 }
@@ -126,7 +133,7 @@ tflaccel_status gl_program_get(gl_program_set *set, int32_t kernel, int32_t stor
                          sizeof *set->entries, _Alignof(gl_program_entry)))
     return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_gl: out of memory (programs)");
   GLuint built = 0;
-  tflaccel_status status = build(host, kernel, storage, local, &built);
+  tflaccel_status status = build(set, kernel, storage, local, &built);
   if (status != NULL) return status;
   gl_program_entry *entry = &set->entries[set->count++];
   entry->kernel = kernel;

@@ -1,12 +1,14 @@
 /* Compute programs of the GLSL kernels for GLES: each kernel's source is
  * the GLES prelude, the storage define and work-group size, common.glsl
- * and the kernel's file, compiled and linked by the driver on first use,
- * one program per kernel, storage mode and work-group size, kept for the
- * device's life. Runs on the device's worker thread. */
+ * and the kernel's file, compiled and linked by the driver on first use
+ * (or loaded from the program cache), one program per kernel, storage mode
+ * and work-group size, kept for the device's life. Runs on the device's
+ * worker thread. */
 #ifndef TFLACCEL_GPU_GL_GL_PROGRAM_H
 #define TFLACCEL_GPU_GL_GL_PROGRAM_H
 
 #include "plugins/gpu_gl/gl_api.h"
+#include "plugins/gpu_gl/gl_program_cache.h"
 #include "tflaccel/accelerator.h"
 
 typedef struct gl_program_entry {
@@ -19,9 +21,11 @@ typedef struct gl_program_set {
   const tflaccel_host_services *host;
   gl_program_entry *entries; /* host->alloc'ed */
   uint32_t count, capacity;
+  gl_program_cache cache; /* linked programs on disk, when the host allows */
 } gl_program_set;
 
-/* Checks that the embedded sources are the catalogue's. */
+/* Checks that the embedded sources are the catalogue's; with the context
+ * current (the cache asks the driver what it is). */
 tflaccel_status gl_program_set_init(const tflaccel_host_services *host, gl_program_set *set);
 void gl_program_set_release(gl_program_set *set);
 

@@ -18,6 +18,8 @@ plugins_libgpu_gl_la_SOURCES = \
 	plugins/gpu_gl/gl_probe.h \
 	plugins/gpu_gl/gl_program.c \
 	plugins/gpu_gl/gl_program.h \
+	plugins/gpu_gl/gl_program_cache.c \
+	plugins/gpu_gl/gl_program_cache.h \
 	plugins/gpu_gl/gl_buffer.c \
 	plugins/gpu_gl/gl_buffer.h \
 	plugins/gpu_gl/gl_error.c \

@@ -15,6 +15,73 @@ static const char *const variant_names[VK_SHADER_VARIANT_COUNT] = {
     [VK_SHADER_HALF_MATH] = "fp16",
 };
 
+/* What decides the cached pipelines: the device and driver (Vulkan's own
+ * header check covers them too) and the embedded SPIR-V of this build. */
+static uint64_t cache_key(const vk_device_context *context) {
+  VkPhysicalDeviceProperties properties;
+  vkGetPhysicalDeviceProperties(context->entry->physical, &properties);
+  uint64_t key = GPU_DISK_CACHE_SEED;
+  key = gpu_disk_cache_hash(key, &properties.vendorID, sizeof properties.vendorID);
+  key = gpu_disk_cache_hash(key, &properties.deviceID, sizeof properties.deviceID);
+  key = gpu_disk_cache_hash(key, &properties.driverVersion, sizeof properties.driverVersion);
+  key = gpu_disk_cache_hash(key, properties.pipelineCacheUUID, VK_UUID_SIZE);
+  for (unsigned k = 0; k < gpu_vk_spirv_count; ++k)
+    for (int v = 0; v < VK_SHADER_VARIANT_COUNT; ++v)
+      if (gpu_vk_spirv[k].variants[v].words != NULL)
+        key = gpu_disk_cache_hash(key, gpu_vk_spirv[k].variants[v].words,
+                                  gpu_vk_spirv[k].variants[v].size);
+  return key;
+}
+
+/* The pipeline cache, with the file's data when there is a usable one (the
+ * driver ignores data of another device or version; data it fails on are
+ * dropped and the cache starts empty). */
+static tflaccel_status create_cache(vk_pipeline_set *set) {
+  set->disk = (gpu_disk_cache){.host = set->host, .prefix = "gpu_vk"};
+  void *data = NULL;
+  uint32_t size = 0, tag = 0;
+  if (gpu_disk_cache_enabled(&set->disk)) {
+    set->disk_key = cache_key(set->context);
+    gpu_disk_cache_read(&set->disk, set->disk_key, &data, &size, &tag);
+  }
+  VkPipelineCacheCreateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
+      .initialDataSize = size,
+      .pInitialData = data,
+  };
+  VkResult result = vkCreatePipelineCache(set->context->device, &info, NULL, &set->cache);
+  if (result != VK_SUCCESS && data != NULL) {
+    set->host->log(set->host->context, TFLACCEL_LOG_DEBUG,
+                   "pipeline cache: the driver refused the cached data (%d); starting empty",
+                   (int)result);
+    info.initialDataSize = 0;
+    info.pInitialData = NULL;
+    result = vkCreatePipelineCache(set->context->device, &info, NULL, &set->cache);
+  }
+  if (data != NULL) set->host->free(set->host->context, data);
+  if (result != VK_SUCCESS) {
+    set->cache = VK_NULL_HANDLE;
+    vk_pipeline_set_release(set);
+    return vk_call_failed(set->host, "vkCreatePipelineCache", result);
+  }
+  return NULL;
+}
+
+/* Writes the cache's data to disk when pipelines were built into it. */
+static void save_cache(vk_pipeline_set *set) {
+  if (set->built == 0 || !gpu_disk_cache_enabled(&set->disk)) return;
+  VkDevice device = set->context->device;
+  size_t size = 0;
+  if (vkGetPipelineCacheData(device, set->cache, &size, NULL) != VK_SUCCESS || size == 0 ||
+      size > GPU_DISK_CACHE_MAX_BYTES)
+    return;
+  void *data = set->host->alloc(set->host->context, size, 16);
+  if (data == NULL) return;
+  if (vkGetPipelineCacheData(device, set->cache, &size, data) == VK_SUCCESS)
+    gpu_disk_cache_write(&set->disk, set->disk_key, data, (uint32_t)size, 0);
+  set->host->free(set->host->context, data);
+}
+
 tflaccel_status vk_pipeline_set_init(const tflaccel_host_services *host,
                                      const vk_device_context *context, vk_pipeline_set *set) {
   memset(set, 0, sizeof *set);
@@ -64,12 +131,16 @@ tflaccel_status vk_pipeline_set_init(const tflaccel_host_services *host,
     vk_pipeline_set_release(set);
     return vk_call_failed(host, "vkCreatePipelineLayout", result);
   }
-  return NULL;
+  return create_cache(set);
 }
 
 void vk_pipeline_set_release(vk_pipeline_set *set) {
   if (set->context == NULL) return;
   VkDevice device = set->context->device;
+  if (set->cache != VK_NULL_HANDLE) {
+    save_cache(set);
+    vkDestroyPipelineCache(device, set->cache, NULL);
+  }
   for (uint32_t i = 0; i < set->count; ++i)
     vkDestroyPipeline(device, set->entries[i].pipeline, NULL);
   if (set->entries != NULL) set->host->free(set->host->context, set->entries);
@@ -135,7 +206,7 @@ static tflaccel_status make_pipeline(vk_pipeline_set *set, int32_t kernel, int32
       .layout = set->layout,
   };
   VkResult result =
-      vkCreateComputePipelines(set->context->device, VK_NULL_HANDLE, 1, &info, NULL, pipeline);
+      vkCreateComputePipelines(set->context->device, set->cache, 1, &info, NULL, pipeline);
   if (result != VK_SUCCESS) {
     *pipeline = VK_NULL_HANDLE;
     char call[160];
@@ -143,6 +214,7 @@ static tflaccel_status make_pipeline(vk_pipeline_set *set, int32_t kernel, int32
              gpu_kernel_name(kernel), variant_names[variant], local[0], local[1], local[2]);
     return vk_call_failed(set->host, call, result);
   }
+  set->built++;
   return NULL;
 }
 

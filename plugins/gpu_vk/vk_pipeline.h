@@ -3,10 +3,11 @@
  * 1..7 the tensors; a 4-byte push constant, the dispatch's parameter
  * offset), shader modules made on first use, and one pipeline per kernel,
  * variant and work-group size (specialization constants 0..2), kept for
- * the device's life. */
+ * the device's life, built through a pipeline cache kept on disk. */
 #ifndef TFLACCEL_GPU_VK_VK_PIPELINE_H
 #define TFLACCEL_GPU_VK_VK_PIPELINE_H
 
+#include "plugins/gpu_common/gpu_disk_cache.h"
 #include "plugins/gpu_common/gpu_kernel_catalog.h"
 #include "plugins/gpu_vk/vk_context.h"
 #include "plugins/gpu_vk/vk_shaders.h"
@@ -28,6 +29,14 @@ typedef struct vk_pipeline_set {
   VkShaderModule modules[GPU_KERNEL_EXTENDED_COUNT][VK_SHADER_VARIANT_COUNT];
   vk_pipeline_entry *entries; /* host->alloc'ed */
   uint32_t count, capacity;
+  /* The driver's pipeline cache, loaded from the host's cache_dir (file
+   * "gpu_vk-<key>.bin", the key covering the device, driver and these
+   * kernels) and written back when the set is released, if pipelines were
+   * built: a second process builds from it in a fraction of the time. */
+  VkPipelineCache cache;
+  gpu_disk_cache disk;
+  uint64_t disk_key;
+  uint32_t built; /* pipelines created since the cache was loaded */
 } vk_pipeline_set;
 
 /* Creates the layouts; checks that the embedded modules are the

@@ -1,10 +1,12 @@
 /* Shared GPU plugin test code: loading, host services, common checks. */
 #include "config.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,6 +30,11 @@ void gpu_test_assert_ok(tflaccel_status status, const char *what) {
 }
 
 tflaccel_status gpu_test_plugin_open(gpu_test_plugin *test, const char *const *options) {
+  return gpu_test_plugin_open_cached(test, options, NULL);
+}
+
+tflaccel_status gpu_test_plugin_open_cached(gpu_test_plugin *test, const char *const *options,
+                                            const char *cache_dir) {
   memset(test, 0, sizeof *test);
   test->library = dlopen(GPU_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
   ck_assert_msg(test->library != NULL, "dlopen(%s): %s", GPU_PLUGIN_PATH, dlerror());
@@ -44,7 +51,7 @@ tflaccel_status gpu_test_plugin_open(gpu_test_plugin *test, const char *const *o
   test->context.log_level = log_level_from_env(&bad_level);
   test->context.option_lookup = lookup_option;
   test->context.options = options;
-  host_services_fill(&test->host, &test->context, NULL);
+  host_services_fill(&test->host, &test->context, cache_dir);
   tflaccel_status status = test->plugin->init(&test->host, &test->state);
   if (status != NULL) test->state = NULL;
   return status;
@@ -422,4 +429,103 @@ int gpu_test_run(Suite *suite) {
   int failed = srunner_ntests_failed(runner);
   srunner_free(runner);
   return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+void gpu_test_cache_make(char *path, size_t size) {
+  ck_assert_uint_ge(size, 64);
+  snprintf(path, size, "/tmp/tflaccel-%s-cache-XXXXXX", GPU_PLUGIN_NAME);
+  ck_assert_ptr_nonnull(mkdtemp(path));
+}
+
+void gpu_test_cache_list(const char *dir, const char *prefix, gpu_test_cache_listing *listing) {
+  memset(listing, 0, sizeof *listing);
+  DIR *opened = opendir(dir);
+  ck_assert_ptr_nonnull(opened);
+  for (struct dirent *entry; (entry = readdir(opened)) != NULL;) {
+    if (entry->d_name[0] == '.') continue;
+    ck_assert_msg(strncmp(entry->d_name, prefix, strlen(prefix)) == 0,
+                  "unexpected cache file %s", entry->d_name);
+    ck_assert_uint_lt(listing->count, GPU_TEST_CACHE_FILES);
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", dir, entry->d_name);
+    struct stat info;
+    ck_assert_int_eq(stat(path, &info), 0);
+    snprintf(listing->names[listing->count], sizeof listing->names[0], "%s", entry->d_name);
+    listing->inodes[listing->count] = (unsigned long long)info.st_ino;
+    listing->count++;
+  }
+  closedir(opened);
+}
+
+void gpu_test_cache_garble(const char *dir, const gpu_test_cache_listing *listing) {
+  for (uint32_t i = 0; i < listing->count; ++i) {
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", dir, listing->names[i]);
+    FILE *file = fopen(path, "r+b");
+    ck_assert_ptr_nonnull(file);
+    unsigned char garbage[40];
+    fill_pattern(garbage, sizeof garbage, 3);
+    ck_assert_uint_eq(fwrite(garbage, 1, sizeof garbage, file), sizeof garbage);
+    ck_assert_int_eq(fclose(file), 0);
+  }
+}
+
+void gpu_test_cache_assert_replaced(const gpu_test_cache_listing *before,
+                                    const gpu_test_cache_listing *after) {
+  for (uint32_t i = 0; i < before->count; ++i) {
+    int found = 0;
+    for (uint32_t j = 0; j < after->count; ++j)
+      if (strcmp(before->names[i], after->names[j]) == 0) {
+        found = 1;
+        ck_assert_msg(before->inodes[i] != after->inodes[j], "%s was not written again",
+                      before->names[i]);
+      }
+    ck_assert_msg(found, "%s is gone", before->names[i]);
+  }
+}
+
+void gpu_test_cache_remove(const char *dir) {
+  gpu_test_cache_listing left;
+  gpu_test_cache_list(dir, "", &left);
+  for (uint32_t i = 0; i < left.count; ++i) {
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", dir, left.names[i]);
+    ck_assert_int_eq(remove(path), 0);
+  }
+  ck_assert_int_eq(rmdir(dir), 0);
+}
+
+void gpu_test_cache_check(const char *prefix, int files, int unchanged_after_load,
+                          gpu_test_fresh_device_check check) {
+  char dir[128];
+  gpu_test_cache_make(dir, sizeof dir);
+  gpu_test_plugin test;
+  gpu_test_assert_ok(gpu_test_plugin_open_cached(&test, NULL, dir), "init with a cache_dir");
+  check(&test);
+  gpu_test_cache_listing written;
+  gpu_test_cache_list(dir, prefix, &written);
+  if (files >= 0)
+    ck_assert_uint_eq(written.count, (uint32_t)files);
+  else
+    ck_assert_uint_gt(written.count, 0);
+  if (written.count > 0) {
+    check(&test);
+    gpu_test_cache_listing loaded;
+    gpu_test_cache_list(dir, prefix, &loaded);
+    ck_assert_uint_eq(loaded.count, written.count);
+    if (unchanged_after_load)
+      for (uint32_t i = 0; i < written.count; ++i)
+        for (uint32_t j = 0; j < loaded.count; ++j)
+          if (strcmp(written.names[i], loaded.names[j]) == 0)
+            ck_assert_msg(written.inodes[i] == loaded.inodes[j], "%s was written again",
+                          written.names[i]);
+    gpu_test_cache_garble(dir, &loaded);
+    check(&test);
+    gpu_test_cache_listing replaced;
+    gpu_test_cache_list(dir, prefix, &replaced);
+    ck_assert_uint_eq(replaced.count, loaded.count);
+    gpu_test_cache_assert_replaced(&loaded, &replaced);
+  }
+  gpu_test_plugin_close(&test);
+  gpu_test_cache_remove(dir);
 }

@@ -31,6 +31,10 @@ typedef struct gpu_test_plugin {
  * the plugin options given as "key", "value", ..., NULL pairs (options may be
  * NULL). Returns init's status; the caller frees it. */
 tflaccel_status gpu_test_plugin_open(gpu_test_plugin *test, const char *const *options);
+/* gpu_test_plugin_open with the host's cache_dir set (it must outlive the
+ * plugin). */
+tflaccel_status gpu_test_plugin_open_cached(gpu_test_plugin *test, const char *const *options,
+                                            const char *cache_dir);
 /* gpu_test_plugin_open that must succeed and find at least one device. */
 void gpu_test_plugin_open_ok(gpu_test_plugin *test);
 /* Shuts the plugin down. The module stays loaded, as the core does. */
@@ -41,6 +45,40 @@ tflaccel_device *gpu_test_device_create(gpu_test_plugin *test, uint32_t index);
 
 /* Fails the test with the message when status is not NULL. */
 void gpu_test_assert_ok(tflaccel_status status, const char *what);
+
+/* The files of a program cache directory (cache_dir). */
+#define GPU_TEST_CACHE_FILES 64
+typedef struct gpu_test_cache_listing {
+  uint32_t count;
+  char names[GPU_TEST_CACHE_FILES][256];
+  unsigned long long inodes[GPU_TEST_CACHE_FILES];
+} gpu_test_cache_listing;
+
+/* A new empty directory under /tmp for a cache (path: 64 bytes or more). */
+void gpu_test_cache_make(char *path, size_t size);
+/* Lists dir, failing the test on a file whose name does not start with
+ * prefix ("gpu_gl-"). */
+void gpu_test_cache_list(const char *dir, const char *prefix, gpu_test_cache_listing *listing);
+/* Overwrites the start of every listed file with garbage. */
+void gpu_test_cache_garble(const char *dir, const gpu_test_cache_listing *listing);
+/* Fails the test unless every file of before is in after under a new inode
+ * (written again, as a temporary renamed into place). */
+void gpu_test_cache_assert_replaced(const gpu_test_cache_listing *before,
+                                    const gpu_test_cache_listing *after);
+/* Removes the directory and its files. */
+void gpu_test_cache_remove(const char *dir);
+
+/* Compiles and checks a graph on a fresh device of test (its own programs),
+ * then destroys the device. */
+typedef void (*gpu_test_fresh_device_check)(gpu_test_plugin *test);
+
+/* The program cache of a plugin whose files start with prefix: with a new
+ * cache_dir, a first device writes files (files of them: 0 when the cache
+ * must stay off, -1 for any number but 0); a second device finds them and
+ * computes the same (unchanged_after_load: a file it loaded is not written
+ * again); garbage in every file is refused, compiled around and replaced. */
+void gpu_test_cache_check(const char *prefix, int files, int unchanged_after_load,
+                          gpu_test_fresh_device_check check);
 
 /* The tests every GPU plugin must pass, as one test case. */
 TCase *gpu_common_test_case(void);

@@ -2,7 +2,8 @@
  * binds a context to a thread, so the plugin must leave no context current
  * after init or any call, work from whichever thread calls it (compiling
  * on one thread and running on others included), and give back a context
- * the application had current; and a small graph in both precisions. The
+ * the application had current; a small graph in both precisions; and the
+ * on-disk program cache (written, loaded, garbage refused). The
  * per-op numerics are the conformance suite's (tests/conformance). */
 #include "config.h"
 
@@ -182,6 +183,37 @@ START_TEST(small_graph_runs_in_both_precisions) {
 }
 END_TEST
 
+/* Whether this machine's GLES driver offers program binaries (without them
+ * gpu_gl's program cache stays off, rightly). */
+static int driver_offers_program_binaries(void) {
+  EGLDisplay display = EGL_NO_DISPLAY;
+  EGLContext context = EGL_NO_CONTEXT;
+  ck_assert_msg(make_application_context(&display, &context),
+                "the test could not make a GLES context of its own");
+  GLint formats = 0;
+  glGetIntegerv(GL_NUM_PROGRAM_BINARY_FORMATS, &formats);
+  ck_assert(eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT));
+  ck_assert(eglDestroyContext(display, context));
+  return formats > 0;
+}
+
+/* Compiles and checks the small graph on a fresh device (its own context
+ * and program set). */
+static void check_on_new_device(gpu_test_plugin *test) {
+  tflaccel_device *device = gpu_test_device_create(test, 0);
+  gpu_small_graph_check(device, TFLACCEL_PRECISION_FP32, 0.0f);
+  device->vtable->destroy(device);
+}
+
+/* Per-program files, left alone once loaded (gpu_test_cache_check); none
+ * where the driver offers no program binaries. */
+START_TEST(programs_are_cached_on_disk) {
+  int binaries = driver_offers_program_binaries();
+  if (!binaries) printf("gpu_gl: this driver offers no program binaries: the cache stays off\n");
+  gpu_test_cache_check("gpu_gl-", binaries ? -1 : 0, 1, check_on_new_device);
+}
+END_TEST
+
 typedef struct run_job {
   gpu_small_graph *graph;
   tflaccel_device *device;
@@ -236,6 +268,7 @@ int main(void) {
   tcase_add_test(specific, application_context_is_given_back);
   tcase_add_test(specific, small_graph_runs_in_both_precisions);
   tcase_add_test(specific, runs_work_from_any_thread);
+  tcase_add_test(specific, programs_are_cached_on_disk);
   suite_add_tcase(suite, specific);
   return gpu_test_run(suite);
 }

@@ -246,6 +246,21 @@ START_TEST(outputs_feed_later_runs_on_the_device) {
 }
 END_TEST
 
+/* Compiles and checks the small graph on a fresh device (its own pipeline
+ * set and cache). */
+static void check_on_new_device(gpu_test_plugin *test) {
+  tflaccel_device *device = gpu_test_device_create(test, 0);
+  gpu_small_graph_check(device, TFLACCEL_PRECISION_FP32, 0.0f);
+  device->vtable->destroy(device);
+}
+
+/* One file, the driver's pipeline cache, written again by each device that
+ * built pipelines (gpu_test_cache_check). */
+START_TEST(pipelines_are_cached_on_disk) {
+  gpu_test_cache_check("gpu_vk-", 1, 0, check_on_new_device);
+}
+END_TEST
+
 START_TEST(bad_options_are_refused) {
   static const char *const bad[][3] = {{"fp16_features", "some", NULL},
                                        {"validation", "yes", NULL},
@@ -276,6 +291,7 @@ int main(void) {
   tcase_add_test(specific, small_graph_runs_with_device_local_io_through_staging);
   tcase_add_test(specific, outputs_feed_later_runs_on_the_device);
   tcase_add_test(specific, bad_options_are_refused);
+  tcase_add_test(specific, pipelines_are_cached_on_disk);
   suite_add_tcase(suite, specific);
   return gpu_test_run(suite);
 }

@@ -68,6 +68,11 @@ static const bad_config bad_configs[] = {
     {"[tflaccel\naccelerators = cpu_ref\n",
      "bad.ini:1: malformed line (expected [section] or key = value)"},
     {"[tflaccel]\nmin_partition_ops = 0\n", "bad.ini:2: min_partition_ops must be 1 or more, not '0'"},
+    {"[tflaccel]\nthreads = 1\ncache_dir = /nonexistent/tflaccel-cache\n",
+     "bad.ini:3: cache_dir '/nonexistent/tflaccel-cache' is not a writable directory: No such file "
+     "or directory"},
+    {"[tflaccel]\ncache_dir = /dev/null\n",
+     "bad.ini:2: cache_dir '/dev/null' is not a writable directory: not a directory"},
 };
 
 START_TEST(malformed_file_names_file_and_line) {
@@ -78,6 +83,15 @@ START_TEST(malformed_file_names_file_and_line) {
   ck_assert_str_eq(tflaccel_status_message(status), bad_configs[_i].message);
   ck_assert_int_eq(tflaccel_status_code_of(status), TFLACCEL_INVALID_CONFIG);
   tflaccel_status_free(status);
+}
+END_TEST
+
+START_TEST(writable_cache_dir_is_kept) {
+  tflaccel_config *config = NULL;
+  tflaccel_status status = config_load_string("[tflaccel]\ncache_dir = /tmp\n", "ok.ini", &config);
+  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+  ck_assert_str_eq(config->cache_dir, "/tmp");
+  config_destroy(config);
 }
 END_TEST
 
@@ -159,6 +173,7 @@ int main(void) {
   tcase_add_loop_test(parsing, malformed_file_names_file_and_line, 0,
                       (int)(sizeof bad_configs / sizeof bad_configs[0]));
   tcase_add_test(parsing, unknown_global_key_is_a_warning_only);
+  tcase_add_test(parsing, writable_cache_dir_is_kept);
   tcase_add_test(parsing, unknown_plugin_key_is_a_plugin_option);
   tcase_add_test(parsing, file_loading_and_search);
   tcase_add_test(parsing, defaults_name_the_four_plugins);
