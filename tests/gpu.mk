@@ -9,7 +9,8 @@ GPU_TEST_LDADD = libtflaccel_core.la $(CHECK_LIBS)
 if BUILD_OPENCL
 check_PROGRAMS += tests/gpu/test_gpu_cl
 TESTS += tests/gpu/test_gpu_cl
-tests_gpu_test_gpu_cl_SOURCES = tests/gpu/test_gpu_cl.c $(GPU_TEST_SOURCES)
+tests_gpu_test_gpu_cl_SOURCES = tests/gpu/test_gpu_cl.c $(GPU_TEST_SOURCES) \
+	tests/gpu/gpu_small_graph.c tests/gpu/gpu_small_graph.h
 tests_gpu_test_gpu_cl_CPPFLAGS = $(TEST_CPP_FLAGS) \
 	-DGPU_PLUGIN_PATH='"$(abs_top_builddir)/plugins/.libs/libgpu_cl.so"' \
 	-DGPU_PLUGIN_NAME='"gpu_cl"' -DGPU_PLUGIN_API_PREFIX='"OpenCL "'

@@ -7,6 +7,7 @@
 #include "plugins/gpu_cl/cl_error.h"
 #include "plugins/gpu_cl/cl_kernel_sources.h"
 #include "plugins/gpu_cl/cl_program.h"
+#include "plugins/gpu_cl/cl_program_cache.h"
 
 /* How much of a build log a status message carries. */
 #define BUILD_LOG_EXCERPT 1500
@@ -62,18 +63,29 @@ tflaccel_status cl_program_get(const tflaccel_host_services *host, const cl_devi
     *program = set->programs[storage];
     return NULL;
   }
+  const char *options = build_options(storage);
+  uint64_t key = cl_program_cache_key(context, options,
+                                      gpu_cl_kernel_sources,
+                                      gpu_cl_kernel_sources_count);
+  cl_program cached = cl_program_cache_load(host, context, options, key);
+  if (cached != NULL) {
+    set->programs[storage] = cached;
+    *program = cached;
+    return NULL;
+  }
   cl_int error = CL_SUCCESS;
   cl_program built = clCreateProgramWithSource(context->context, gpu_cl_kernel_sources_count,
                                                (const char **)gpu_cl_kernel_sources, NULL, &error);
   if (built == NULL || error != CL_SUCCESS)
     return cl_call_failed(host, "clCreateProgramWithSource",
                           error != CL_SUCCESS ? error : CL_OUT_OF_HOST_MEMORY);
-  error = clBuildProgram(built, 1, &context->device, build_options(storage), NULL, NULL);
+  error = clBuildProgram(built, 1, &context->device, options, NULL, NULL);
   if (error != CL_SUCCESS) {
     tflaccel_status status = build_failure(host, built, context->device, storage, error);
     clReleaseProgram(built);
     return status;
   }
+  cl_program_cache_store(host, key, built);
   set->programs[storage] = built;
   *program = built;
   return NULL;

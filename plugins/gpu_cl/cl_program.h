@@ -1,6 +1,7 @@
 /* The kernel catalogue built for one device: one OpenCL program per
- * storage mode, compiled from the embedded sources on first use and kept
- * for the device's lifetime (every compile of every model reuses it). */
+ * storage mode, compiled from the embedded sources on first use (or loaded
+ * from the program cache) and kept for the device's lifetime (every
+ * compile of every model reuses it). */
 #ifndef TFLACCEL_GPU_CL_CL_PROGRAM_H
 #define TFLACCEL_GPU_CL_CL_PROGRAM_H
 

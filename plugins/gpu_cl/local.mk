@@ -18,6 +18,8 @@ plugins_libgpu_cl_la_SOURCES = \
 	plugins/gpu_cl/cl_kernel_sources.h \
 	plugins/gpu_cl/cl_program.c \
 	plugins/gpu_cl/cl_program.h \
+	plugins/gpu_cl/cl_program_cache.c \
+	plugins/gpu_cl/cl_program_cache.h \
 	plugins/gpu_cl/cl_staging.c \
 	plugins/gpu_cl/cl_staging.h
 nodist_plugins_libgpu_cl_la_SOURCES = kernels/cl_kernel_sources.c

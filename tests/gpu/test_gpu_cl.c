@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "tests/gpu/gpu_plugin_harness.h"
+#include "tests/gpu/gpu_small_graph.h"
 
 #define MAX_DIRECT_DEVICES 64
 
@@ -319,6 +320,18 @@ END_TEST
 START_TEST(small_graph_runs_in_fp16) { run_small_graph(TFLACCEL_PRECISION_FP16, 0.01f); }
 END_TEST
 
+/* Compiles and checks a small graph on a fresh device (its own programs). */
+static void check_on_new_device(gpu_test_plugin *test) {
+  tflaccel_device *device = gpu_test_device_create(test, 0);
+  gpu_small_graph_check(device, TFLACCEL_PRECISION_FP32, 0.0f);
+  device->vtable->destroy(device);
+}
+
+/* One file for the fp32 program, left untouched once loaded
+ * (gpu_test_cache_check). */
+START_TEST(programs_are_cached_on_disk) { gpu_test_cache_check("gpu_cl-", 1, 1, check_on_new_device); }
+END_TEST
+
 int main(void) {
   Suite *suite = suite_create("gpu_cl");
   suite_add_tcase(suite, gpu_common_test_case());
@@ -329,5 +342,10 @@ int main(void) {
   tcase_add_test(specific, small_graph_runs_in_fp32);
   tcase_add_test(specific, small_graph_runs_in_fp16);
   suite_add_tcase(suite, specific);
+  /* Builds the programs up to three times over: slow on software drivers. */
+  TCase *cache = tcase_create("gpu_cl program cache");
+  tcase_set_timeout(cache, 300);
+  tcase_add_test(cache, programs_are_cached_on_disk);
+  suite_add_tcase(suite, cache);
   return gpu_test_run(suite);
 }

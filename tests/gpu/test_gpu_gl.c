@@ -268,7 +268,11 @@ int main(void) {
   tcase_add_test(specific, application_context_is_given_back);
   tcase_add_test(specific, small_graph_runs_in_both_precisions);
   tcase_add_test(specific, runs_work_from_any_thread);
-  tcase_add_test(specific, programs_are_cached_on_disk);
   suite_add_tcase(suite, specific);
+  /* Builds the programs up to three times over: slow on software drivers. */
+  TCase *cache = tcase_create("gpu_gl program cache");
+  tcase_set_timeout(cache, 300);
+  tcase_add_test(cache, programs_are_cached_on_disk);
+  suite_add_tcase(suite, cache);
   return gpu_test_run(suite);
 }

@@ -291,7 +291,11 @@ int main(void) {
   tcase_add_test(specific, small_graph_runs_with_device_local_io_through_staging);
   tcase_add_test(specific, outputs_feed_later_runs_on_the_device);
   tcase_add_test(specific, bad_options_are_refused);
-  tcase_add_test(specific, pipelines_are_cached_on_disk);
   suite_add_tcase(suite, specific);
+  /* Builds the programs up to three times over: slow on software drivers. */
+  TCase *cache = tcase_create("gpu_vk program cache");
+  tcase_set_timeout(cache, 300);
+  tcase_add_test(cache, pipelines_are_cached_on_disk);
+  suite_add_tcase(suite, cache);
   return gpu_test_run(suite);
 }

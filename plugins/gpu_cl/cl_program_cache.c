@@ -1,0 +1,79 @@
+/* gpu_cl's program binary cache (cl_program_cache.h). */
+#include "config.h"
+
+#include <string.h>
+
+#include "plugins/gpu_cl/cl_program_cache.h"
+#include "plugins/gpu_common/gpu_disk_cache.h"
+
+static gpu_disk_cache disk_of(const tflaccel_host_services *host) {
+  return (gpu_disk_cache){.host = host, .prefix = "gpu_cl"};
+}
+
+/* seed extended with a string the device or its platform reports. */
+static uint64_t hash_info(uint64_t seed, const cl_device_context *context, cl_device_info name,
+                          int of_platform) {
+  char text[512] = "";
+  if (of_platform) {
+    cl_platform_id platform = NULL;
+    if (clGetDeviceInfo(context->device, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL) ==
+        CL_SUCCESS)
+      clGetPlatformInfo(platform, (cl_platform_info)name, sizeof text - 1, text, NULL);
+  } else {
+    clGetDeviceInfo(context->device, name, sizeof text - 1, text, NULL);
+  }
+  return gpu_disk_cache_hash_string(seed, text);
+}
+
+uint64_t cl_program_cache_key(const cl_device_context *context, const char *options,
+                              const char *const *sources, uint32_t count) {
+  uint64_t key = GPU_DISK_CACHE_SEED;
+  key = hash_info(key, context, CL_PLATFORM_NAME, 1);
+  key = hash_info(key, context, CL_PLATFORM_VERSION, 1);
+  key = hash_info(key, context, CL_DEVICE_NAME, 0);
+  key = hash_info(key, context, CL_DEVICE_VERSION, 0);
+  key = hash_info(key, context, CL_DRIVER_VERSION, 0);
+  key = gpu_disk_cache_hash_string(key, options);
+  for (uint32_t i = 0; i < count; ++i) key = gpu_disk_cache_hash_string(key, sources[i]);
+  return key;
+}
+
+cl_program cl_program_cache_load(const tflaccel_host_services *host,
+                                 const cl_device_context *context, const char *options,
+                                 uint64_t key) {
+  gpu_disk_cache disk = disk_of(host);
+  void *binary = NULL;
+  uint32_t size = 0, tag = 0;
+  if (!gpu_disk_cache_read(&disk, key, &binary, &size, &tag)) return NULL;
+  size_t length = size;
+  const unsigned char *bytes = binary;
+  cl_int binary_status = CL_SUCCESS, error = CL_SUCCESS;
+  cl_program program = clCreateProgramWithBinary(context->context, 1, &context->device, &length,
+                                                 &bytes, &binary_status, &error);
+  /* A binary still needs clBuildProgram; the driver refuses one of another
+   * version or device here or there. */
+  if (program != NULL && (error != CL_SUCCESS || binary_status != CL_SUCCESS ||
+                          clBuildProgram(program, 1, &context->device, options, NULL, NULL) !=
+                              CL_SUCCESS)) {
+    clReleaseProgram(program);
+    program = NULL;
+  }
+  host->free(host->context, binary);
+  host->log(host->context, TFLACCEL_LOG_DEBUG, "program cache: %016llx %s",
+            (unsigned long long)key, program != NULL ? "loaded" : "refused by the driver");
+  return program;
+}
+
+void cl_program_cache_store(const tflaccel_host_services *host, uint64_t key, cl_program program) {
+  gpu_disk_cache disk = disk_of(host);
+  if (!gpu_disk_cache_enabled(&disk)) return;
+  size_t size = 0;
+  if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS ||
+      size == 0 || size > GPU_DISK_CACHE_MAX_BYTES)
+    return;
+  unsigned char *binary = host->alloc(host->context, size, 16);
+  if (binary == NULL) return;
+  if (clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL) == CL_SUCCESS)
+    gpu_disk_cache_write(&disk, key, binary, (uint32_t)size, 0);
+  host->free(host->context, binary);
+}
