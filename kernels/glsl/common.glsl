@@ -93,12 +93,13 @@ layout(std430, binding = 7) buffer Tensor6 { TENSOR_ELEMENT data[]; } t6;
 layout(std430, binding = 1) buffer Words0 { uint words[]; } w0;
 layout(std430, binding = 2) buffer Words1 { uint words[]; } w1;
 #if !defined(GPU_HALF) && defined(GPU_SCALAR_VIEWS)
-/* Scalar views of the float tensors, for loads of one value (the ordered
- * sums' weights, channel gathers): picking a lane of a vector element made
- * the ordered kernels slower on NVIDIA (gpu_vk, pose_landmark_lite: 512 us
- * -> 460 us for its 22 fused depthwise + ordered 1x1 dispatches). Only
- * where the prelude asks: NVIDIA's GLES driver counts every declared block
- * against its limit of storage blocks, used or not. */
+/* Scalar views of the float tensors, for loads of one value (channel
+ * gathers: conv_ordered's receptive field, depthwise multipliers, the
+ * ordered kernels' bias): picking a lane of a vector element costs more on
+ * NVIDIA (gpu_vk, pose_landmark_lite, when the ordered sums still loaded
+ * single weights: 512 -> 460 us for its 22 fused depthwise + ordered 1x1
+ * dispatches). Only where the prelude asks: NVIDIA's GLES driver counts
+ * every declared block against its limit of storage blocks, used or not. */
 layout(std430, binding = 1) buffer Scalars0 { float values[]; } s0;
 layout(std430, binding = 2) buffer Scalars1 { float values[]; } s1;
 layout(std430, binding = 3) buffer Scalars2 { float values[]; } s2;

@@ -15,6 +15,10 @@
 #define GPU_PRECISE
 #endif
 
+/* highp everywhere, mediump nowhere: the sums of many taps drift past the
+ * fp16 bar in half precision (common.glsl's madd4), and desktop drivers
+ * compute mediump as highp anyway; fp16 is a storage format here
+ * (GPU_HALF_STORAGE, packHalf2x16). */
 precision highp float;
 precision highp int;
 

@@ -10,10 +10,10 @@
 /* How long each side of a job polls before it sleeps. A run is the core's
  * write of the inputs, the dispatches and a read per output: seven jobs
  * back to back, and waking a sleeping thread costs tens of microseconds
- * each way (gpu_gl, H200: pose_landmark_lite's ~470 us outside the
- * dispatches and the wait for them). The caller polls as long as a run
- * may take; the worker, between jobs, as long as the core takes between
- * the calls of one run. */
+ * each way (with dispatches rebinding only what changed: pose_landmark_lite
+ * 1.54 -> 1.38 ms on an H200). The caller polls as long as a run may take;
+ * the worker, between jobs, as long as the core takes between the calls of
+ * one run. */
 #define CALLER_POLL_NS 5000000u
 #define WORKER_POLL_NS 1000000u
 
