@@ -34,7 +34,7 @@
 
 #define SKIP_EXIT_STATUS 77
 #define MODEL_NAME "face_detection_short_range"
-#define MAX_TENSORS 8
+#define MAX_TENSORS MODEL_COMPARE_MAX_TENSORS
 #define PROFILED_RUNS 2
 /* How the plugin's log lines start. */
 #define LOG_PREFIX "INFO: " PROFILE_TEST_ACCELERATOR ": "
@@ -112,60 +112,21 @@ static char *capture_end(stderr_capture *capture) {
 static char *run_model(const char *dir, const char *config, int runs, model_outputs *outputs) {
   const char *data = getenv("TFLACCEL_TEST_DATA");
   ck_assert_msg(data != NULL, "TFLACCEL_TEST_DATA is not set (run through make check)");
-  char path[4096];
   stderr_capture capture;
   capture_begin(&capture, dir);
-  tflaccel_environment_options environment_options = {
-      .struct_size = sizeof environment_options,
-      .config_path = config,
-      .accelerators = PROFILE_TEST_ACCELERATOR ",cpu_ref",
-      .log_level = "info"};
-  tflaccel_environment *environment = NULL;
-  tflaccel_status status = tflaccel_environment_create(&environment_options, &environment);
-  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
-  FORMAT_PATH(path, "%s/%s.tflite", data, MODEL_NAME);
-  tflaccel_model *model = NULL;
-  status = tflaccel_model_load_file(path, &model);
-  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
-  tflaccel_compilation_options options;
-  tflaccel_compilation_options_init(&options);
-  tflaccel_compiled_model *compiled = NULL;
-  status = tflaccel_compiled_model_create(environment, model, &options, &compiled);
-  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
-  uint32_t partitions = tflaccel_compiled_model_partition_count(compiled);
-  ck_assert_uint_ge(partitions, 1);
-  for (uint32_t p = 0; p < partitions; ++p) {
-    tflaccel_partition_info info = {.struct_size = sizeof info};
-    ck_assert_ptr_null(tflaccel_compiled_model_partition_info(compiled, p, &info));
-    ck_assert_msg(!strcmp(info.accelerator, PROFILE_TEST_ACCELERATOR),
-                  "partition %u (%u ops) runs on %s", p, info.op_count, info.accelerator);
-  }
-
-  uint32_t input_count = tflaccel_compiled_model_input_count(compiled);
-  uint32_t output_count = tflaccel_compiled_model_output_count(compiled);
-  ck_assert_uint_le(input_count, MAX_TENSORS);
-  ck_assert_uint_le(output_count, MAX_TENSORS);
-  tflaccel_tensor_buffer *inputs[MAX_TENSORS] = {0}, *results[MAX_TENSORS] = {0};
-  model_compare_fill_inputs(compiled, data, MODEL_NAME, inputs, input_count);
-  for (uint32_t i = 0; i < output_count; ++i)
-    ck_assert_ptr_null(tflaccel_compiled_model_create_output_buffer(compiled, i, &results[i]));
-  for (int run = 0; run < runs; ++run) {
-    status = tflaccel_compiled_model_run(compiled, inputs, input_count, results, output_count);
-    ck_assert_msg(status == NULL, "run %d: %s", run, tflaccel_status_message(status));
-  }
-  outputs->count = output_count;
-  for (uint32_t i = 0; i < output_count; ++i) {
-    size_t size = tflaccel_tensor_buffer_byte_size(results[i]);
+  model_compare_session session;
+  model_compare_session_open(&session, config, PROFILE_TEST_ACCELERATOR, "info", data, MODEL_NAME,
+                             -1, "profile");
+  model_compare_session_run(&session, runs, "profile");
+  outputs->count = session.output_count;
+  for (uint32_t i = 0; i < session.output_count; ++i) {
+    size_t size = tflaccel_tensor_buffer_byte_size(session.outputs[i]);
     outputs->data[i] = malloc(size ? size : 1);
     ck_assert_ptr_nonnull(outputs->data[i]);
-    memcpy(outputs->data[i], tflaccel_tensor_buffer_data(results[i]), size);
+    memcpy(outputs->data[i], tflaccel_tensor_buffer_data(session.outputs[i]), size);
     outputs->size[i] = size;
   }
-  for (uint32_t i = 0; i < input_count; ++i) tflaccel_tensor_buffer_destroy(inputs[i]);
-  for (uint32_t i = 0; i < output_count; ++i) tflaccel_tensor_buffer_destroy(results[i]);
-  tflaccel_compiled_model_destroy(compiled); /* the profile table is logged here */
-  tflaccel_model_destroy(model);
-  tflaccel_environment_destroy(environment);
+  model_compare_session_close(&session); /* the profile table is logged here */
   return capture_end(&capture);
 }
 

@@ -26,7 +26,6 @@
 
 #define SKIP_EXIT_STATUS 77
 #define MODEL_NAME "face_detection_short_range"
-#define MAX_TENSORS 8
 
 static const char config_text[] =
     "[tflaccel]\n"
@@ -60,45 +59,13 @@ static void check_model(int32_t precision, const char *plugin_config, const char
 
   char *directory = test_make_temp_dir();
   char *config = test_write_file(directory, "tflaccel.ini", plugin_config);
-  tflaccel_environment_options environment_options = {.struct_size = sizeof environment_options,
-                                                      .config_path = config,
-                                                      .accelerators = "gpu_vk,cpu_ref",
-                                                      .log_level = "error"};
-  tflaccel_environment *environment = NULL;
-  tflaccel_status status = tflaccel_environment_create(&environment_options, &environment);
-  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
-  FORMAT_PATH(path, "%s/%s.tflite", data, MODEL_NAME);
-  tflaccel_model *model = NULL;
-  status = tflaccel_model_load_file(path, &model);
-  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
-  tflaccel_compilation_options options;
-  tflaccel_compilation_options_init(&options);
-  options.precision = precision;
-  tflaccel_compiled_model *compiled = NULL;
-  status = tflaccel_compiled_model_create(environment, model, &options, &compiled);
-  ck_assert_msg(status == NULL, "%s (%s): %s", MODEL_NAME, label, tflaccel_status_message(status));
-  uint32_t partitions = tflaccel_compiled_model_partition_count(compiled);
-  ck_assert_uint_ge(partitions, 1);
-  for (uint32_t p = 0; p < partitions; ++p) {
-    tflaccel_partition_info info = {.struct_size = sizeof info};
-    ck_assert_ptr_null(tflaccel_compiled_model_partition_info(compiled, p, &info));
-    ck_assert_msg(!strcmp(info.accelerator, "gpu_vk"), "partition %u (%u ops) runs on %s", p,
-                  info.op_count, info.accelerator);
-  }
-
-  uint32_t input_count = tflaccel_compiled_model_input_count(compiled);
-  uint32_t output_count = tflaccel_compiled_model_output_count(compiled);
-  ck_assert_uint_le(input_count, MAX_TENSORS);
-  ck_assert_uint_le(output_count, MAX_TENSORS);
-  tflaccel_tensor_buffer *inputs[MAX_TENSORS] = {0}, *outputs[MAX_TENSORS] = {0};
-  model_compare_fill_inputs(compiled, data, MODEL_NAME, inputs, input_count);
-  for (uint32_t i = 0; i < output_count; ++i)
-    ck_assert_ptr_null(tflaccel_compiled_model_create_output_buffer(compiled, i, &outputs[i]));
+  model_compare_session session;
+  model_compare_session_open(&session, config, "gpu_vk", "error", data, MODEL_NAME, precision,
+                             label);
   /* Twice: the first run records the command buffer, the second replays it. */
-  for (int run = 0; run < 2; ++run) {
-    status = tflaccel_compiled_model_run(compiled, inputs, input_count, outputs, output_count);
-    ck_assert_msg(status == NULL, "run %d (%s): %s", run, label, tflaccel_status_message(status));
-  }
+  model_compare_session_run(&session, 2, label);
+  uint32_t output_count = session.output_count;
+  tflaccel_tensor_buffer **outputs = session.outputs;
 
   const json_value *expected_outputs = json_get(entry, "outputs");
   ck_assert_uint_eq(expected_outputs->count, output_count);
@@ -119,13 +86,9 @@ static void check_model(int32_t precision, const char *plugin_config, const char
   }
   printf("%s (%s): fully on gpu_vk, no validation error, %u outputs within tolerance\n", MODEL_NAME,
          label, output_count);
-  for (uint32_t i = 0; i < input_count; ++i) tflaccel_tensor_buffer_destroy(inputs[i]);
-  for (uint32_t i = 0; i < output_count; ++i) tflaccel_tensor_buffer_destroy(outputs[i]);
-  tflaccel_compiled_model_destroy(compiled);
-  tflaccel_model_destroy(model);
   /* Tearing down the device and instance is validated too; errors then are
    * logged, not returned, so the log level above keeps them visible. */
-  tflaccel_environment_destroy(environment);
+  model_compare_session_close(&session);
   json_destroy(expected);
   test_remove_tree(directory);
   free(config);
@@ -164,26 +127,7 @@ static int can_run(void) {
         "vulkan-validationlayers)\n");
     return 0;
   }
-  tflaccel_environment_options options = {
-      .struct_size = sizeof options, .accelerators = "gpu_vk,cpu_ref", .log_level = "error"};
-  tflaccel_environment *environment = NULL;
-  tflaccel_status status = tflaccel_environment_create(&options, &environment);
-  if (status != NULL) {
-    fprintf(stderr, "environment: %s\n", tflaccel_status_message(status));
-    tflaccel_status_free(status);
-    return 0;
-  }
-  int available = 0;
-  for (uint32_t i = 0; i < tflaccel_environment_plugin_count(environment); ++i) {
-    tflaccel_plugin_info info = {.struct_size = sizeof info};
-    if (tflaccel_environment_plugin_info(environment, i, &info) != NULL) continue;
-    if (!strcmp(info.name, "gpu_vk")) {
-      available = info.available;
-      if (!available) printf("SKIP: gpu_vk: %s\n", info.reason ? info.reason : "unavailable");
-    }
-  }
-  tflaccel_environment_destroy(environment);
-  return available;
+  return model_compare_accelerator_available("gpu_vk");
 }
 
 int main(void) {

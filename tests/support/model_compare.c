@@ -180,3 +180,65 @@ void model_compare_fill_inputs(tflaccel_compiled_model *compiled, const char *da
     free(bytes);
   }
 }
+
+void model_compare_session_open(model_compare_session *session, const char *config_path,
+                                const char *accelerator, const char *log_level,
+                                const char *data_dir, const char *model, int32_t precision,
+                                const char *label) {
+  memset(session, 0, sizeof *session);
+  char accelerators[128], path[4096];
+  ck_assert_int_lt(snprintf(accelerators, sizeof accelerators, "%s,cpu_ref", accelerator),
+                   (int)sizeof accelerators);
+  tflaccel_environment_options environment_options = {.struct_size = sizeof environment_options,
+                                                      .config_path = config_path,
+                                                      .accelerators = accelerators,
+                                                      .log_level = log_level};
+  tflaccel_status status = tflaccel_environment_create(&environment_options, &session->environment);
+  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+  ck_assert_int_lt(snprintf(path, sizeof path, "%s/%s.tflite", data_dir, model), (int)sizeof path);
+  status = tflaccel_model_load_file(path, &session->model);
+  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+  tflaccel_compilation_options options;
+  tflaccel_compilation_options_init(&options);
+  options.precision = precision;
+  status =
+      tflaccel_compiled_model_create(session->environment, session->model, &options, &session->compiled);
+  ck_assert_msg(status == NULL, "%s (%s): %s", model, label, tflaccel_status_message(status));
+  uint32_t partitions = tflaccel_compiled_model_partition_count(session->compiled);
+  ck_assert_uint_ge(partitions, 1);
+  for (uint32_t p = 0; p < partitions; ++p) {
+    tflaccel_partition_info info = {.struct_size = sizeof info};
+    ck_assert_ptr_null(tflaccel_compiled_model_partition_info(session->compiled, p, &info));
+    ck_assert_msg(!strcmp(info.accelerator, accelerator), "partition %u (%u ops) runs on %s", p,
+                  info.op_count, info.accelerator);
+  }
+  session->input_count = tflaccel_compiled_model_input_count(session->compiled);
+  session->output_count = tflaccel_compiled_model_output_count(session->compiled);
+  ck_assert_uint_le(session->input_count, MODEL_COMPARE_MAX_TENSORS);
+  ck_assert_uint_le(session->output_count, MODEL_COMPARE_MAX_TENSORS);
+  model_compare_fill_inputs(session->compiled, data_dir, model, session->inputs,
+                            session->input_count);
+  for (uint32_t i = 0; i < session->output_count; ++i)
+    ck_assert_ptr_null(
+        tflaccel_compiled_model_create_output_buffer(session->compiled, i, &session->outputs[i]));
+}
+
+void model_compare_session_run(model_compare_session *session, int runs, const char *label) {
+  for (int run = 0; run < runs; ++run) {
+    tflaccel_status status =
+        tflaccel_compiled_model_run(session->compiled, session->inputs, session->input_count,
+                                    session->outputs, session->output_count);
+    ck_assert_msg(status == NULL, "run %d (%s): %s", run, label, tflaccel_status_message(status));
+  }
+}
+
+void model_compare_session_close(model_compare_session *session) {
+  for (uint32_t i = 0; i < session->input_count; ++i)
+    tflaccel_tensor_buffer_destroy(session->inputs[i]);
+  for (uint32_t i = 0; i < session->output_count; ++i)
+    tflaccel_tensor_buffer_destroy(session->outputs[i]);
+  tflaccel_compiled_model_destroy(session->compiled);
+  tflaccel_model_destroy(session->model);
+  tflaccel_environment_destroy(session->environment);
+  memset(session, 0, sizeof *session);
+}

@@ -40,4 +40,34 @@ void model_compare_fill_inputs(struct tflaccel_compiled_model *compiled, const c
                                const char *model, struct tflaccel_tensor_buffer **inputs,
                                uint32_t count);
 
+#define MODEL_COMPARE_MAX_TENSORS 8
+
+/* A model compiled wholly on one accelerator, its reference inputs loaded
+ * and its output buffers made: what the tests that run a real model on a
+ * GPU plugin share. */
+struct tflaccel_environment;
+struct tflaccel_model;
+typedef struct model_compare_session {
+  struct tflaccel_environment *environment;
+  struct tflaccel_model *model;
+  struct tflaccel_compiled_model *compiled;
+  uint32_t input_count, output_count;
+  struct tflaccel_tensor_buffer *inputs[MODEL_COMPARE_MAX_TENSORS];
+  struct tflaccel_tensor_buffer *outputs[MODEL_COMPARE_MAX_TENSORS];
+} model_compare_session;
+
+/* An environment with config_path (NULL: none) for "accelerator,cpu_ref",
+ * logging at log_level; data_dir/<model>.tflite compiled at precision (-1:
+ * the config's), every partition on accelerator. Fails the test otherwise;
+ * label names the case in its messages. */
+void model_compare_session_open(model_compare_session *session, const char *config_path,
+                                const char *accelerator, const char *log_level,
+                                const char *data_dir, const char *model, int32_t precision,
+                                const char *label);
+/* Runs the model `runs` times, failing the test on an error. */
+void model_compare_session_run(model_compare_session *session, int runs, const char *label);
+/* Destroys the buffers, the compiled model, the model and the environment,
+ * in that order. */
+void model_compare_session_close(model_compare_session *session);
+
 #endif
