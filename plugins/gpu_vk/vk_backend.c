@@ -343,6 +343,28 @@ static void kernel_destroy(void *device, gpu_kernel_object *object) {
   self->host->free(self->host->context, object);
 }
 
+/* Points the binding's descriptor at range bytes of its buffer from offset
+ * (VK_WHOLE_SIZE: to the end) and records the bytes [offset, end) for the
+ * barrier planning. Never while a submission uses the set: finish() always
+ * waits. */
+static void point_binding(vk_backend_device *self, gpu_kernel_object *object, uint32_t binding,
+                          uint64_t offset, uint64_t range, uint64_t end) {
+  const VkDescriptorBufferInfo info = {
+      .buffer = vk_buffer_handle(object->buffers[binding]), .offset = offset, .range = range};
+  const VkWriteDescriptorSet write = {
+      .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+      .dstSet = object->set,
+      .dstBinding = binding,
+      .descriptorCount = 1,
+      .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+      .pBufferInfo = &info,
+  };
+  vkUpdateDescriptorSets(self->context->device, 1, &write, 0, NULL);
+  object->range_begin[binding] = offset;
+  object->range_end[binding] = end;
+  object->version = ++self->last_version;
+}
+
 static tflaccel_status kernel_set_buffer(void *device, gpu_kernel_object *object, uint32_t slot,
                                          tflaccel_buffer *buffer) {
   vk_backend_device *self = self_of(device);
@@ -359,22 +381,8 @@ static tflaccel_status kernel_set_buffer(void *device, gpu_kernel_object *object
     return self->host->status_make(
         TFLACCEL_UNSUPPORTED, "gpu_vk: a %llu-byte buffer exceeds the device's storage range (%u)",
         (unsigned long long)size, (unsigned)self->context->entry->limits.maxStorageBufferRange);
-  const VkDescriptorBufferInfo info = {
-      .buffer = vk_buffer_handle(buffer), .offset = 0, .range = VK_WHOLE_SIZE};
-  const VkWriteDescriptorSet write = {
-      .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-      .dstSet = object->set,
-      .dstBinding = binding,
-      .descriptorCount = 1,
-      .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-      .pBufferInfo = &info,
-  };
-  /* Never while a submission uses the set: finish() always waits. */
-  vkUpdateDescriptorSets(self->context->device, 1, &write, 0, NULL);
   object->buffers[binding] = buffer;
-  object->range_begin[binding] = 0;
-  object->range_end[binding] = UINT64_MAX;
-  object->version = ++self->last_version;
+  point_binding(self, object, binding, 0, VK_WHOLE_SIZE, UINT64_MAX);
   return NULL;
 }
 
@@ -394,21 +402,7 @@ static tflaccel_status kernel_set_range(void *device, gpu_kernel_object *object,
   if (buffer == NULL || offset + size > vk_buffer_size(buffer) ||
       (alignment > 0 && offset % alignment != 0))
     return NULL; /* keeps the whole buffer */
-  const VkDescriptorBufferInfo info = {
-      .buffer = vk_buffer_handle(buffer), .offset = offset, .range = size};
-  const VkWriteDescriptorSet write = {
-      .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-      .dstSet = object->set,
-      .dstBinding = binding,
-      .descriptorCount = 1,
-      .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-      .pBufferInfo = &info,
-  };
-  /* Never while a submission uses the set: finish() always waits. */
-  vkUpdateDescriptorSets(self->context->device, 1, &write, 0, NULL);
-  object->range_begin[binding] = offset;
-  object->range_end[binding] = offset + size;
-  object->version = ++self->last_version;
+  point_binding(self, object, binding, offset, size, offset + size);
   *narrowed = 1;
   return NULL;
 }
