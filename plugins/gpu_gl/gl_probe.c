@@ -101,7 +101,7 @@ static tflaccel_status run_compute_probe(const tflaccel_host_services *host) {
   return status;
 }
 
-static int gl_extension_supported(const char *name) {
+int gl_has_extension(const char *name) {
   GLint count = 0;
   glGetIntegerv(GL_NUM_EXTENSIONS, &count);
   for (GLint i = 0; i < count; ++i) {
@@ -168,7 +168,7 @@ tflaccel_status gl_probe_device(const tflaccel_host_services *host, EGLDisplay d
   /* packHalf2x16/unpackHalf2x16 are core GLSL ES 3.1: half storage always
    * works; half arithmetic has no portable switch in GLES, so never claimed. */
   info->caps = TFLACCEL_DEVICE_CAP_FP16_STORAGE;
-  if (gl_extension_supported("GL_NVX_gpu_memory_info")) {
+  if (gl_has_extension("GL_NVX_gpu_memory_info")) {
     GLint kibibytes = 0;
     glGetIntegerv(GPU_GL_DEDICATED_VIDMEM_NVX, &kibibytes);
     if (kibibytes > 0) info->memory_bytes = (uint64_t)kibibytes * 1024u;

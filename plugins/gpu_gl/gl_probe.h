@@ -1,5 +1,5 @@
-/* What a GLES context can do: its version, whether compute shaders run, and
- * the device info it implies. */
+/* What a GLES context can do: its version, whether compute shaders run, the
+ * device info it implies, and its extensions. */
 #ifndef TFLACCEL_GPU_GL_GL_PROBE_H
 #define TFLACCEL_GPU_GL_GL_PROBE_H
 
@@ -12,5 +12,8 @@
  * TFLACCEL_BACKEND_ERROR), and fills info. */
 tflaccel_status gl_probe_device(const tflaccel_host_services *host, EGLDisplay display,
                                 tflaccel_device_info *info);
+
+/* Whether the current context lists the GL extension name. */
+int gl_has_extension(const char *name);
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "plugins/gpu_gl/gl_error.h"
+#include "plugins/gpu_gl/gl_probe.h"
 #include "plugins/gpu_gl/gl_timer.h"
 
 #define TIMER_EXTENSION "GL_EXT_disjoint_timer_query"
@@ -14,16 +15,6 @@
 /* The pool block holds 64-bit results and doubles, then query names. */
 #define BLOCK_ALIGNMENT \
   (_Alignof(GLuint64) > _Alignof(double) ? _Alignof(GLuint64) : _Alignof(double))
-
-static int has_extension(const char *name) {
-  GLint count = 0;
-  glGetIntegerv(GL_NUM_EXTENSIONS, &count);
-  for (GLint i = 0; i < count; ++i) {
-    const GLubyte *extension = glGetStringi(GL_EXTENSIONS, (GLuint)i);
-    if (extension != NULL && strcmp((const char *)extension, name) == 0) return 1;
-  }
-  return 0;
-}
 
 /* GL_QUERY_COUNTER_BITS_EXT of target; 0 where the driver rejects the
  * target (an early revision of the extension had no timestamps). */
@@ -42,7 +33,7 @@ tflaccel_status gl_dispatch_timer_init(const tflaccel_host_services *host,
   timer->host = host;
   const GLubyte *renderer_name = glGetString(GL_RENDERER);
   const char *renderer = renderer_name != NULL ? (const char *)renderer_name : "the GLES context";
-  if (!has_extension(TIMER_EXTENSION))
+  if (!gl_has_extension(TIMER_EXTENSION))
     return host->status_make(TFLACCEL_UNSUPPORTED,
                              "gpu_gl option profile=1: %s cannot time dispatches: it lacks "
                              "%s (GLES timer queries)",
