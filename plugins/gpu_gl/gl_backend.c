@@ -30,6 +30,7 @@ struct gpu_kernel_object {
   /* What each binding holds, and the bytes the kernel touches there
    * (kernel_set_range; all of it by default), for placing barriers. */
   const tflaccel_buffer *handles[GL_BACKEND_BINDINGS];
+  tflaccel_buffer *output; /* what binding BINDING_OUTPUT holds */
   uint64_t range_begin[GL_BACKEND_BINDINGS], range_end[GL_BACKEND_BINDINGS];
   int32_t base;
   uint32_t local[3]; /* work group of the cached program */
@@ -94,7 +95,10 @@ static tflaccel_status kernel_set_buffer(void *device, gpu_kernel_object *object
   object->handles[binding] = buffer;
   object->range_begin[binding] = 0;
   object->range_end[binding] = UINT64_MAX;
-  if (binding == BINDING_OUTPUT) gl_buffer_mark_output(buffer);
+  if (binding == BINDING_OUTPUT) {
+    gl_buffer_mark_output(buffer);
+    object->output = buffer;
+  }
   return NULL;
 }
 
@@ -212,6 +216,8 @@ static tflaccel_status dispatch(void *device, gpu_kernel_object *object, const u
     self->run_barriers++;
   }
   self->run_dispatches++;
+  gl_buffer_note_kernel_write(object->output);
+  self->staged = gl_buffer_list_staged(object->output, self->run_serial, self->staged);
   if (self->bound_program != object->program) glUseProgram(object->program);
   self->bound_program = object->program;
   glUniform1i(BASE_UNIFORM_LOCATION, object->base);
@@ -242,6 +248,12 @@ static tflaccel_status wait_for_dispatches(gl_backend_device *self) {
   }
   self->run_dispatches = self->run_barriers = 0;
   tflaccel_status status = gl_check_error(host, "dispatching the kernels");
+  /* The core's buffers that the run wrote go to their read-back buffers
+   * before the fence, so that reading them waits on nothing more. */
+  for (tflaccel_buffer *buffer = self->staged; buffer != NULL && status == NULL;
+       buffer = gl_buffer_next_staged(buffer))
+    status = gl_buffer_stage_read(host, buffer);
+  self->staged = NULL;
   if (status != NULL) return status;
   GLsync fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
   if (fence == 0) {
@@ -321,6 +333,7 @@ tflaccel_status gl_backend_init(const tflaccel_host_services *host, int32_t prof
   if (status == NULL && profiling) status = gl_dispatch_timer_init(host, &device->timer);
   if (status != NULL) return status;
   device->profiling = profiling != 0;
+  device->run_serial = 1;
   backend->host = host;
   backend->plugin_name = "gpu_gl";
   backend->device = device;
@@ -354,6 +367,10 @@ void gl_backend_begin_run(gl_backend_device *device) {
   device->bound_program = 0;
   memset(device->bound_buffers, 0, sizeof device->bound_buffers);
   device->run_dispatches = device->run_barriers = 0;
+  /* A run that failed before its fence leaves a list: its buffers stay
+   * marked for that run's number only. */
+  device->staged = NULL;
+  if (++device->run_serial == 0) device->run_serial = 1;
 }
 
 void gl_backend_release(gl_backend_device *device) {

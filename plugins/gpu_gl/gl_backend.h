@@ -30,6 +30,10 @@ typedef struct gl_backend_device {
    * differs (NVIDIA's driver does work for every binding call, redundant or
    * not). Forgotten between runs, when buffers and programs may go. */
   GLuint bound_program, bound_buffers[GL_BACKEND_BINDINGS];
+  /* The core's buffers that this run's dispatches write (gl_buffer.h), to
+   * stage for reading at its end; run_serial numbers the runs (never 0). */
+  tflaccel_buffer *staged;
+  uint64_t run_serial;
   int32_t profiling;      /* times every dispatch with timer */
   gl_dispatch_timer timer;
 } gl_backend_device;

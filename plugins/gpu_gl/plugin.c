@@ -145,7 +145,9 @@ typedef struct buffer_job {
 
 static tflaccel_status run_buffer_create(void *argument) {
   buffer_job *job = argument;
-  return gl_buffer_create(job->self->host, job->size, &job->buffer);
+  tflaccel_status status = gl_buffer_create(job->self->host, job->size, &job->buffer);
+  if (status == NULL) gl_buffer_mark_host_io(job->buffer);
+  return status;
 }
 
 static tflaccel_status buffer_create(tflaccel_device *device, uint64_t size,
