@@ -345,17 +345,23 @@ vec4 madd4(FLT4 v, int n, int at, vec4 acc) {
  * vectors, K(0..12) as depthwise_conv2d's): column by column (kx outer,
  * cpu_ref's and XNNPACK's order). Output channel c reads input channel
  * c / K(11); last is the last output channel. Called with constant kh and
- * kw for the common 3x3 and 5x5 windows, which the compiler unrolls. */
+ * kw for the common 3x3 and 5x5 windows, which the compiler unrolls.
+ * Branch-free: a tap outside the input loads a clamped pixel and adds a
+ * selected zero (acc + 0 is acc), so that every load of the window can go
+ * out before the first add; with a branch per tap NVIDIA's GLES compiler
+ * waited on each load in turn, parameters included. */
 vec4 depthwise_taps(int kh, int kw, int b, int s, int y0, int x0, int last, vec4 bias) {
   int in_h = K(0), in_w = K(1), in_s = K(2), multiplier = K(11);
+  int dilation_y = K(7), dilation_x = K(8);
   PRECISE_FP32 vec4 acc = bias;
   UNROLL for (int kx = 0; kx < kw; ++kx) {
-    int ix = x0 + kx * K(8);
-    if (ix < 0 || ix >= in_w) continue;
+    int ix = x0 + kx * dilation_x;
+    bool inside_x = ix >= 0 && ix < in_w;
+    int column = clamp(ix, 0, in_w - 1);
     UNROLL for (int ky = 0; ky < kh; ++ky) {
-      int iy = y0 + ky * K(7);
-      if (iy < 0 || iy >= in_h) continue;
-      int pixel_slice = ((b * in_h + iy) * in_w + ix) * in_s;
+      int iy = y0 + ky * dilation_y;
+      bool inside = inside_x && iy >= 0 && iy < in_h;
+      int pixel_slice = ((b * in_h + clamp(iy, 0, in_h - 1)) * in_w + column) * in_s;
       FLT4 v;
       if (multiplier == 1) {
         v = load4(1, pixel_slice + s);
@@ -366,7 +372,8 @@ vec4 depthwise_taps(int kh, int kw, int b, int s, int y0, int x0, int last, vec4
         v.z = load_channel(1, pixel_slice, min(s * 4 + 2, last) / multiplier);
         v.w = load_channel(1, pixel_slice, min(s * 4 + 3, last) / multiplier);
       }
-      acc += vec4(v) * vec4(load4(2, (s * kh + ky) * kw + kx));
+      vec4 product = vec4(v) * vec4(load4(2, (s * kh + ky) * kw + kx));
+      acc += mix(vec4(0.0), product, bvec4(inside));
     }
   }
   return acc;
