@@ -285,9 +285,8 @@ FLT4 apply_binary(int code, FLT4 a, FLT4 b) {
   return r;
 }
 
-/* Applies the post-ops to slice s of output pixel (b, y, x), zeroes the
- * channels past C and stores it. */
-void finish_slice(int b, int y, int x, int s, FLT4 computed) {
+/* Slice s of output pixel (b, y, x) after the post-ops. */
+FLT4 posted_slice(int b, int y, int x, int s, FLT4 computed) {
   PRECISE_FP32 FLT4 v = computed;
   int count = P(P_POST_COUNT);
   for (int i = 0; i < count; ++i) {
@@ -305,6 +304,11 @@ void finish_slice(int b, int y, int x, int s, FLT4 computed) {
         v = mix(v * o, v, greaterThanEqual(v, FLT4(0)));
     }
   }
+  return v;
+}
+
+/* Stores slice s of output pixel (b, y, x), the channels past C zeroed. */
+void store_slice(int b, int y, int x, int s, FLT4 v) {
   int c = s * 4, channels = P(P_OUT_C);
   if (P(P_OUT_DENSE) != 0) {
     /* A partition output stored as the core wants it: dense float32 words
@@ -321,6 +325,22 @@ void finish_slice(int b, int y, int x, int s, FLT4 computed) {
     if (c + 3 >= channels) v.w = FLT(0);
     store4(((b * P(P_OUT_H) + y) * P(P_OUT_W) + x) * P(P_OUT_S) + s, v);
   }
+}
+
+/* Applies the post-ops to slice s of output pixel (b, y, x), zeroes the
+ * channels past C and stores it. */
+void finish_slice(int b, int y, int x, int s, FLT4 computed) {
+  store_slice(b, y, x, s, posted_slice(b, y, x, s, computed));
+}
+
+/* v as a kernel reading it back from a tensor sees it: rounded to half in
+ * the half storage modes. */
+FLT4 as_stored(FLT4 v) {
+#if defined(GPU_PACKED_HALF)
+  return FLT4(unpackHalf2x16(packHalf2x16(vec2(v.xy))), unpackHalf2x16(packHalf2x16(vec2(v.zw))));
+#else
+  return FLT4(STORAGE4(v));
+#endif
 }
 
 /* acc + v.x * w[at] + v.y * w[at + 1] + ... (slices of tensor n), one
@@ -393,8 +413,10 @@ vec4 depthwise_slice(int b, int y, int x, int s, int last) {
 
 /* What conv_ordered and depthwise_conv_ordered share: their shared array
  * of taps (one pixel's receptive field, or its depthwise values), whose
- * memory then passes the results between items, so that 16 KiB of shared
- * memory (what every device has) suffice; the ordered sum over the taps:
+ * memory then passes the results between items: 16 values per item (the
+ * GPU layer sizes groups to fit), at most 16 KiB at 256 items, and less
+ * for small groups, which keeps more of them resident; the ordered sum
+ * over the taps:
  * acc + taps[0] * w(0) + taps[1] * w(1) + ..., added in that order, w(r)
  * the item's weight for tap r in pack_ordered_weights' layout (vector
  * r / 4 * padded + channel of tensor n, lane r % 4). The adds form one
@@ -412,9 +434,8 @@ vec4 depthwise_slice(int b, int y, int x, int s, int last) {
   acc += float(taps[(q + i) * 4 + 2]) * v.z; \
   acc += float(taps[(q + i) * 4 + 3]) * v.w
 #define DEFINE_ORDERED_PARTS                                                        \
-  const int ORDERED_MAX_TAPS = 4096;                                                \
   const int ORDERED_MAX_ITEMS = 256;                                                \
-  shared FLT taps[ORDERED_MAX_TAPS];                                                \
+  shared FLT taps[16u * gl_WorkGroupSize.x];                                        \
   float ordered_sum(float start, int n, int channel, int padded, int count) {       \
     PRECISE_FP32 float acc = start;                                                 \
     int whole = count / 4, q = 0;                                                   \
@@ -445,9 +466,10 @@ vec4 depthwise_slice(int b, int y, int x, int s, int last) {
   /* Once the pixel's taps are in shared memory: each item sums one output        \
    * channel, its bias (element bias_at + channel of tensor n) first, weights     \
    * (ordered_sum's layout) from element 0 of tensor w; the items holding the     \
-   * first channel of a slice store it. Every item calls it (barriers). */        \
+   * first channel of a slice store it, and with keep also put it back in taps    \
+   * as stored (as_stored) for a fused consumer. Every item calls it. */          \
   void ordered_finish(bool in_range, int b, int y, int x, int n, int bias_at, int w,  \
-                      int count) {                                                  \
+                      int count, bool keep) {                                       \
     int t = int(gl_LocalInvocationID.x);                                            \
     int items = min(int(gl_WorkGroupSize.x), ORDERED_MAX_ITEMS);                    \
     memoryBarrierShared();                                                          \
@@ -463,8 +485,18 @@ vec4 depthwise_slice(int b, int y, int x, int s, int last) {
     if (t < ORDERED_MAX_ITEMS) taps[t] = FLT(acc);                                  \
     memoryBarrierShared();                                                          \
     barrier();                                                                      \
-    if (in_range && t % 4 == 0 && t + 3 < items && oc < padded)                     \
-      finish_slice(b, y, x, oc / 4, FLT4(taps[t], taps[t + 1], taps[t + 2], taps[t + 3])); \
+    if (in_range && t % 4 == 0 && t + 3 < items && oc < padded) {                   \
+      FLT4 v = posted_slice(b, y, x, oc / 4,                                        \
+                            FLT4(taps[t], taps[t + 1], taps[t + 2], taps[t + 3]));  \
+      store_slice(b, y, x, oc / 4, v);                                              \
+      if (keep) {                                                                   \
+        v = as_stored(v);                                                           \
+        taps[t] = v.x;                                                              \
+        taps[t + 1] = v.y;                                                          \
+        taps[t + 2] = v.z;                                                          \
+        taps[t + 3] = v.w;                                                          \
+      }                                                                             \
+    }                                                                               \
   }
 
 /* The depthwise value that depthwise_conv_ordered and depthwise_conv2d_1x1

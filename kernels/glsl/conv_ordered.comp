@@ -30,5 +30,5 @@ void main() {
                   ? load_channel(1, ((b * in_h + iy) * in_w + ix) * in_s, ic)
                   : FLT(0);
   }
-  ordered_finish(in_range, b, y, x, 3, 0, 2, count);
+  ordered_finish(in_range, b, y, x, 3, 0, 2, count, false);
 }

@@ -24,5 +24,5 @@ void main() {
     taps[ds * 4 + 2] = v.z;
     taps[ds * 4 + 3] = v.w;
   }
-  ordered_finish(in_range, b, y, x, 4, K(18), 4, count);
+  ordered_finish(in_range, b, y, x, 4, K(18), 4, count, false);
 }

@@ -9,7 +9,7 @@
 GPU_GLSL_KERNELS = to_slices from_slices elementwise conv2d conv2d_split conv_ordered \
 	depthwise_conv2d transpose_conv2d pool2d pool2d_reduce mean resize pad concat \
 	box_gather depth_to_space softmax depthwise_conv_ordered depthwise_conv2d_1x1 \
-	lstm_gates
+	lstm_gates depthwise_conv_ordered_expand
 GPU_GLSL_KERNEL_FILES = \
 	kernels/glsl/to_slices.comp \
 	kernels/glsl/from_slices.comp \
@@ -30,7 +30,8 @@ GPU_GLSL_KERNEL_FILES = \
 	kernels/glsl/softmax.comp \
 	kernels/glsl/depthwise_conv_ordered.comp \
 	kernels/glsl/depthwise_conv2d_1x1.comp \
-	kernels/glsl/lstm_gates.comp
+	kernels/glsl/lstm_gates.comp \
+	kernels/glsl/depthwise_conv_ordered_expand.comp
 EXTRA_DIST += $(GPU_GLSL_KERNEL_FILES) \
 	kernels/glsl/common.glsl \
 	kernels/glsl/prelude_gles.glsl \

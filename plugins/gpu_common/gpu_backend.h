@@ -54,6 +54,17 @@ typedef struct gpu_backend {
    * them only when asked to here. */
   uint32_t features;
 
+  /* 1 where each barrier between dependent dispatches costs more than a
+   * fused kernel loses by summing in order instead of splitting the sums
+   * (gpu_gl: NVIDIA's GLES driver spends ~7.5 us a glMemoryBarrier): the
+   * GPU layer then fuses more in half storage. */
+  int32_t prefers_fewer_dispatches;
+
+  /* The most items a work group of one dimension may have on the device
+   * (0: no limit known). The ordered kernels need their groups whole: the
+   * GPU layer asks for no more. */
+  uint32_t max_group_items;
+
   /* Per-dispatch GPU timing (plugin option profile = 1). profiling is 1
    * when the backend times every dispatch it queues; then profile_read
    * gives the GPU times in microseconds of the dispatches of the last

@@ -24,9 +24,14 @@ static const char *const kernel_names[GPU_KERNEL_EXTENDED_COUNT] = {
     [GPU_KERNEL_DEPTHWISE_CONV_ORDERED] = "gpu_depthwise_conv_ordered",
     [GPU_KERNEL_DEPTHWISE_CONV2D_1X1] = "gpu_depthwise_conv2d_1x1",
     [GPU_KERNEL_LSTM_GATES] = "gpu_lstm_gates",
+    [GPU_KERNEL_DEPTHWISE_CONV_ORDERED_EXPAND] = "gpu_depthwise_conv_ordered_expand",
 };
 
 const char *gpu_kernel_name(int32_t kernel) {
   if (kernel < 0 || kernel >= GPU_KERNEL_EXTENDED_COUNT) return "unknown kernel";
   return kernel_names[kernel];
+}
+
+int gpu_kernel_writes_argument(int32_t kernel, uint32_t argument) {
+  return argument == 0 || (argument == 6 && kernel == GPU_KERNEL_DEPTHWISE_CONV_ORDERED_EXPAND);
 }

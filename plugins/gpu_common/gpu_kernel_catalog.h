@@ -155,6 +155,17 @@ typedef enum gpu_kernel_id {
    * compute the state the same way, in float, so the activation uses the
    * unrounded state as cpu_ref's does. GPU_FEATURE_LSTM_GATES. */
   GPU_KERNEL_LSTM_GATES,
+  /* GPU_KERNEL_DEPTHWISE_CONV_ORDERED, whose output (after its post-ops) is
+   * also the input of a 1x1 convolution that this dispatch computes too,
+   * into t6: each group has all of its pixel's channels, and sums each
+   * 1x1 output channel over them in order as conv_ordered does. [19] the
+   * 1x1 weights (ordered layout) and [20] its bias, both in elements from
+   * the start of t4; [21] its output channels, [22] its output slices,
+   * [23] 1 to clamp to [24], [25] (float bits, its fused activation). t6
+   * is written, not read (gpu_kernel_writes_argument); one group covers
+   * the depthwise output's channels (global[0] is the group).
+   * GPU_FEATURE_ORDERED_EXPAND. */
+  GPU_KERNEL_DEPTHWISE_CONV_ORDERED_EXPAND,
   GPU_KERNEL_EXTENDED_COUNT
 } gpu_kernel_id;
 
@@ -164,8 +175,14 @@ enum {
   GPU_FEATURE_DENSE_OUTPUT = 1u << 0,        /* parameter [13] */
   GPU_FEATURE_DEPTHWISE_POINTWISE = 1u << 1, /* the two fused kernels above */
   GPU_FEATURE_LSTM_GATES = 1u << 2, /* GPU_KERNEL_LSTM_GATES */
+  GPU_FEATURE_ORDERED_EXPAND = 1u << 3, /* GPU_KERNEL_DEPTHWISE_CONV_ORDERED_EXPAND */
 };
 
 const char *gpu_kernel_name(int32_t kernel);
+
+/* Whether the kernel writes tensor argument t<argument>: t0 always, and
+ * t6 for GPU_KERNEL_DEPTHWISE_CONV_ORDERED_EXPAND; backends that order
+ * dispatches with barriers ask this. */
+int gpu_kernel_writes_argument(int32_t kernel, uint32_t argument);
 
 #endif

@@ -145,9 +145,26 @@ static tflaccel_status pack_ordered_weights(gpu_lowering *lw, const tflaccel_ten
 #define FEW_ITEMS 65536
 #define MIN_TAPS 64
 #define SPLIT_MIN_INPUT_SLICES 16
-#define ORDERED_MAX_TAPS 4096 /* the local copy of one receptive field */
 #define ORDERED_GROUP 64
 #define ORDERED_MAX_GROUP 256 /* the kernels' ORDERED_MAX_ITEMS */
+/* The GLSL kernels' shared array holds ORDERED_TAPS_PER_ITEM values per
+ * item (its size follows the group, so that small layers keep more groups
+ * resident on an SM: pose_landmark_lite's 64x64 fused layer 60 -> 38 us on
+ * the H200), so a group has at least taps / ORDERED_TAPS_PER_ITEM items. */
+#define ORDERED_TAPS_PER_ITEM 16
+
+/* The largest ordered group the device runs whole (a multiple of 64; 0:
+ * none), and so the most taps (one pixel's receptive field or depthwise
+ * values) an ordered kernel holds. */
+static uint32_t ordered_max_group(const gpu_lowering *lw) {
+  uint32_t limit = lw->backend->max_group_items;
+  if (limit == 0 || limit >= ORDERED_MAX_GROUP) return ORDERED_MAX_GROUP;
+  return limit / ORDERED_GROUP * ORDERED_GROUP;
+}
+
+static int32_t ordered_max_taps(const gpu_lowering *lw) {
+  return (int32_t)(ordered_max_group(lw) * ORDERED_TAPS_PER_ITEM);
+}
 
 /* Which convolution kernel computes setup's layer into out. */
 static int32_t conv_kernel(const gpu_lowering *lw, const conv_setup *setup, gpu_shape out) {
@@ -157,24 +174,36 @@ static int32_t conv_kernel(const gpu_lowering *lw, const conv_setup *setup, gpu_
               setup->kh == 1 && setup->kw == 1 && setup->pad_top == 0 && setup->pad_left == 0 &&
               setup->in_s >= SPLIT_MIN_INPUT_SLICES;
   if (split) return GPU_KERNEL_CONV2D_SPLIT;
-  if (few_items && taps <= ORDERED_MAX_TAPS) return GPU_KERNEL_CONV_ORDERED;
+  if (few_items && taps <= ordered_max_taps(lw)) return GPU_KERNEL_CONV_ORDERED;
   return GPU_KERNEL_CONV2D;
 }
 
 /* The work size of the ordered kernels: one pixel per group, as many
- * output channels per group as there are, in steps of 64 up to 256. One
- * group per pixel fills the pixel's receptive field (or, fused, computes
- * its depthwise values) once instead of once per 64 channels, with more
- * items sharing that work. */
-static void set_ordered_work(gpu_dispatch *dispatch, gpu_shape out) {
+ * output channels per group as there are, in steps of 64 up to
+ * max_group (ordered_max_group). One group per pixel fills the pixel's
+ * receptive field (or, fused, computes its depthwise values) once instead
+ * of once per 64 channels, with more items sharing that work. */
+static void set_ordered_work(gpu_dispatch *dispatch, gpu_shape out, int32_t taps,
+                             uint32_t max_group) {
   uint32_t channels = (uint32_t)out.s * 4;
-  uint32_t group = (channels + ORDERED_GROUP - 1) / ORDERED_GROUP * ORDERED_GROUP;
-  if (group > ORDERED_MAX_GROUP) group = ORDERED_MAX_GROUP;
+  uint32_t wanted = (uint32_t)(taps + ORDERED_TAPS_PER_ITEM - 1) / ORDERED_TAPS_PER_ITEM;
+  if (wanted < channels) wanted = channels;
+  uint32_t group = (wanted + ORDERED_GROUP - 1) / ORDERED_GROUP * ORDERED_GROUP;
+  if (group > max_group) group = max_group;
   dispatch->global[0] = (channels + group - 1) / group * group;
   dispatch->local[0] = group;
   dispatch->global[1] = (uint32_t)gpu_shape_pixels(out);
   dispatch->global[2] = 1;
   dispatch->local[1] = dispatch->local[2] = 1;
+}
+
+/* Grows a one-group-wide ordered dispatch (set_ordered_work) to at least
+ * `items` items, in steps of 64 up to max_group. */
+static void widen_ordered_group(gpu_dispatch *dispatch, uint32_t items, uint32_t max_group) {
+  uint32_t group = (items + ORDERED_GROUP - 1) / ORDERED_GROUP * ORDERED_GROUP;
+  if (group > max_group) group = max_group;
+  if (dispatch->global[0] != dispatch->local[0] || group <= dispatch->local[0]) return;
+  dispatch->global[0] = dispatch->local[0] = group;
 }
 
 static tflaccel_status emit_conv(gpu_lowering *lw, const conv_setup *setup, uint32_t output) {
@@ -208,7 +237,7 @@ static tflaccel_status emit_conv(gpu_lowering *lw, const conv_setup *setup, uint
   if (status != NULL) return status;
   gpu_dispatch *dispatch = &lw->program->dispatches[d];
   if (ordered) {
-    set_ordered_work(dispatch, out);
+    set_ordered_work(dispatch, out, taps, ordered_max_group(lw));
     return NULL;
   }
   if (split) {
@@ -434,14 +463,85 @@ static int32_t pointwise_reader(const gpu_lowering *lw, uint32_t position) {
     }
     case GPU_KERNEL_CONV2D_SPLIT:
       /* The fused kernel sums in order instead: a gain over depthwise +
-       * split only for short sums, and never in half arithmetic (long half
-       * sums lose too much). */
-      return lw->program->storage != GPU_STORAGE_HALF_MATH &&
-                     setup.in_c <= DEPTHWISE_SPLIT_MAX_INPUTS
-                 ? (int32_t)reader
-                 : -1;
-    default: return setup.in_c <= ORDERED_MAX_TAPS ? (int32_t)reader : -1;
+       * split only for short sums, or where barriers cost more (then it
+       * often absorbs the next 1x1 too: expansion_reader), and never in
+       * half arithmetic (long half sums lose too much). */
+      if (lw->program->storage == GPU_STORAGE_HALF_MATH || ordered_max_group(lw) == 0) return -1;
+      if (setup.in_c > (lw->backend->prefers_fewer_dispatches ? ordered_max_taps(lw)
+                                                              : DEPTHWISE_SPLIT_MAX_INPUTS))
+        return -1;
+      return (int32_t)reader;
+    default: return setup.in_c <= ordered_max_taps(lw) ? (int32_t)reader : -1;
   }
+}
+
+/* The 1x1 convolution reading value, the output of fused depthwise + 1x1
+ * dispatch d, that d can compute as well
+ * (GPU_KERNEL_DEPTHWISE_CONV_ORDERED_EXPAND), or -1: a plain 1x1 layer
+ * (the next inverted-residual block's expansion) whose input has all its
+ * channels in one ordered group and whose output has room in the kernel's
+ * shared array. value may have other readers (the next block's residual
+ * ADD reads it from t0). On NVIDIA's GLES driver a barrier costs ~7.5 us,
+ * and pose_landmark_lite has 13 of these pairs. */
+#define WIDE_EXPANSION_MAX_PIXELS 1024
+static int32_t expansion_reader(const gpu_lowering *lw, uint32_t d, uint32_t value) {
+  if (!(lw->backend->features & GPU_FEATURE_ORDERED_EXPAND)) return -1;
+  if (lw->program->dispatches[d].args[GPU_MAX_ARGS - 1].kind != GPU_BUFFER_NONE) return -1;
+  if (value >= lw->graph->tensor_count || lw->tensors[value].is_output) return -1;
+  gpu_shape in = lw->tensors[value].shape;
+  uint32_t max_group = ordered_max_group(lw);
+  if ((uint32_t)in.s * 4 > max_group) return -1;
+  for (uint32_t p = 0; p < lw->partition->op_count; ++p) {
+    const tflaccel_op_desc *op = lower_op(lw, p);
+    if (op->code != TFLACCEL_OP_CONV_2D || op->inputs[0] != value || lw->absorbed[p] ||
+        lw->pad_source[p] >= 0)
+      continue;
+    int reads_twice = 0;
+    for (uint32_t i = 1; i < op->input_count; ++i) reads_twice |= op->inputs[i] == value;
+    float low, high;
+    if (reads_twice || !gpu_activation_range(op->params->conv_2d.fused_activation, &low, &high))
+      continue;
+    conv_setup setup;
+    conv_setup_of(lw, p, &setup);
+    const lower_tensor *out = &lw->tensors[op->outputs[0]];
+    if (setup.kh != 1 || setup.kw != 1 || setup.stride_h != 1 || setup.stride_w != 1 ||
+        setup.pad_top != 0 || setup.pad_left != 0 || setup.in_c != in.c || out->is_output ||
+        out->storage != GPU_BUFFER_NONE ||
+        (uint32_t)out->shape.s * 4 > max_group * (ORDERED_TAPS_PER_ITEM - 1))
+      continue;
+    return (int32_t)p;
+  }
+  return -1;
+}
+
+/* Turns ordered dispatch d into GPU_KERNEL_DEPTHWISE_CONV_ORDERED_EXPAND,
+ * computing the 1x1 layer at position reader too; weights is the byte
+ * offset of d's own 1x1 weights (t4). */
+static tflaccel_status absorb_expansion(gpu_lowering *lw, uint32_t d, uint32_t reader,
+                                        uint64_t weights) {
+  conv_setup setup;
+  conv_setup_of(lw, reader, &setup);
+  uint32_t output = lower_op(lw, reader)->outputs[0];
+  uint64_t expand_weights, expand_bias;
+  tflaccel_status status =
+      pack_ordered_weights(lw, setup.weights, setup.out_c, setup.in_c, &expand_weights);
+  if (status == NULL) status = lower_pack_bias(lw, setup.bias, setup.out_c, &expand_bias);
+  if (status == NULL) status = lower_bind_second_output(lw, d, output);
+  if (status != NULL) return status;
+  float low = 0.0f, high = 0.0f;
+  gpu_activation_range(setup.activation, &low, &high);
+  uint32_t element = lw->program->element_size;
+  int32_t values[7] = {(int32_t)((expand_weights - weights) / element),
+                       (int32_t)((expand_bias - weights) / element),
+                       setup.out_c,
+                       lw->tensors[output].shape.s,
+                       setup.activation != TFLACCEL_ACT_NONE,
+                       gpu_float_bits(low),
+                       gpu_float_bits(high)};
+  memcpy(gpu_program_params(lw->program, d) + GPU_P_KERNEL + 19, values, sizeof values);
+  lw->program->dispatches[d].kernel = GPU_KERNEL_DEPTHWISE_CONV_ORDERED_EXPAND;
+  lw->absorbed[reader] = 1;
+  return NULL;
 }
 
 /* The depthwise op at position and its 1x1 reader in one dispatch. */
@@ -485,12 +585,30 @@ static tflaccel_status emit_depthwise_pointwise(gpu_lowering *lw, const depthwis
   memcpy(k + 12, more, sizeof more);
   lw->absorbed[reader] = 1;
   lower_add_activation(lw, d, pw.activation);
-  status = lower_finish(lw, d, 5, output);
+  uint32_t written;
+  status = lower_finish_to(lw, d, 5, output, &written);
   if (status != NULL) return status;
   gpu_dispatch *dispatch = &lw->program->dispatches[d];
   if (ordered) {
-    set_ordered_work(dispatch, out);
-    return NULL;
+    uint32_t max_group = ordered_max_group(lw);
+    set_ordered_work(dispatch, out, dw->channels, max_group);
+    /* Enough items for every depthwise slice at once: each round of
+     * them waits on a whole window of loads (pose_landmark_lite's 8x8x576
+     * depthwise ran in three rounds of 64 items). */
+    widen_ordered_group(dispatch, (uint32_t)(dw->channels + 3) / 4, max_group);
+    int32_t expansion = expansion_reader(lw, d, written);
+    if (expansion < 0) return NULL;
+    /* As many items as the expansion has channels share its work, where
+     * few groups leave the GPU idle anyway (8x8 layers: 34.5 -> 27.6 us
+     * with the expansion in on the H200); layers of many pixels keep their
+     * narrower groups (more of them resident: pose_landmark_lite ~3% faster
+     * on gpu_gl, bench/RESULTS.md). */
+    if (gpu_shape_pixels(out) < WIDE_EXPANSION_MAX_PIXELS)
+      widen_ordered_group(
+          dispatch,
+          (uint32_t)lw->tensors[lower_op(lw, (uint32_t)expansion)->outputs[0]].shape.s * 4,
+          max_group);
+    return absorb_expansion(lw, d, (uint32_t)expansion, weights);
   }
   lower_set_work(lw, d, dispatch->global[0], dispatch->global[1],
                  (dispatch->global[2] + (uint32_t)per_item - 1) / (uint32_t)per_item);

@@ -127,7 +127,10 @@ tflaccel_status lower_bind_input(gpu_lowering *lw, uint32_t dispatch, uint32_t a
   }
 }
 
-tflaccel_status lower_bind_output(gpu_lowering *lw, uint32_t dispatch, uint32_t tensor) {
+/* Binds tensor as written argument `argument` of dispatch, in the arena
+ * when it is not yet stored anywhere. */
+static tflaccel_status bind_written(gpu_lowering *lw, uint32_t dispatch, uint32_t argument,
+                                    uint32_t tensor) {
   uint32_t root = root_of(lw, tensor);
   lower_tensor *lt = &lw->tensors[root];
   gpu_program *program = lw->program;
@@ -141,28 +144,39 @@ tflaccel_status lower_bind_output(gpu_lowering *lw, uint32_t dispatch, uint32_t 
   gpu_dispatch *d = &program->dispatches[dispatch];
   int32_t *params = gpu_program_params(program, dispatch);
   if (lt->storage == GPU_BUFFER_BINDING) {
-    d->args[0].kind = GPU_BUFFER_BINDING;
-    d->args[0].binding = lt->binding;
-    d->args[0].offset_unit = program->element_size;
-    params[0] = 0;
+    d->args[argument].kind = GPU_BUFFER_BINDING;
+    d->args[argument].binding = lt->binding;
+    d->args[argument].offset_unit = program->element_size;
+    params[argument] = 0;
   } else if (lt->storage == GPU_BUFFER_ARENA) {
-    d->args[0].kind = GPU_BUFFER_ARENA;
-    tflaccel_status status = add_fixup(lw, dispatch, 0, lt->request);
+    d->args[argument].kind = GPU_BUFFER_ARENA;
+    tflaccel_status status = add_fixup(lw, dispatch, argument, lt->request);
     if (status != NULL) return status;
   } else {
     return lw->host->status_make(TFLACCEL_INTERNAL, "%s: tensor %u is written but is a constant",
                                  lw->backend->plugin_name, tensor);
   }
+  lw->tensors[tensor].ready = 1;
+  lt->ready = 1;
+  lt->producer = (int32_t)dispatch;
+  return NULL;
+}
+
+tflaccel_status lower_bind_output(gpu_lowering *lw, uint32_t dispatch, uint32_t tensor) {
+  tflaccel_status status = bind_written(lw, dispatch, 0, tensor);
+  if (status != NULL) return status;
+  int32_t *params = gpu_program_params(lw->program, dispatch);
   gpu_shape shape = lw->tensors[tensor].shape;
   params[GPU_P_OUT + 0] = shape.b;
   params[GPU_P_OUT + 1] = shape.h;
   params[GPU_P_OUT + 2] = shape.w;
   params[GPU_P_OUT + 3] = shape.c;
   params[GPU_P_OUT + 4] = shape.s;
-  lw->tensors[tensor].ready = 1;
-  lt->ready = 1;
-  lt->producer = (int32_t)dispatch;
   return NULL;
+}
+
+tflaccel_status lower_bind_second_output(gpu_lowering *lw, uint32_t dispatch, uint32_t tensor) {
+  return bind_written(lw, dispatch, GPU_MAX_ARGS - 1, tensor);
 }
 
 tflaccel_status lower_temporary(gpu_lowering *lw, gpu_shape shape, uint32_t *tensor) {
@@ -320,6 +334,13 @@ static tflaccel_status absorb(gpu_lowering *lw, uint32_t dispatch, uint32_t c, u
 
 tflaccel_status lower_finish(gpu_lowering *lw, uint32_t dispatch, uint32_t first_free_argument,
                              uint32_t output) {
+  uint32_t written;
+  return lower_finish_to(lw, dispatch, first_free_argument, output, &written);
+}
+
+tflaccel_status lower_finish_to(gpu_lowering *lw, uint32_t dispatch,
+                                uint32_t first_free_argument, uint32_t output,
+                                uint32_t *written) {
   uint32_t value = output, argument = first_free_argument;
   for (;;) {
     const lower_tensor *lt = &lw->tensors[value];
@@ -334,6 +355,7 @@ tflaccel_status lower_finish(gpu_lowering *lw, uint32_t dispatch, uint32_t first
     lw->absorbed[c] = 1;
     value = lower_op(lw, c)->outputs[0];
   }
+  *written = value;
   tflaccel_status status = lower_bind_output(lw, dispatch, value);
   if (status != NULL) return status;
   gpu_shape shape = lw->tensors[value].shape;

@@ -82,10 +82,19 @@ void lower_add_activation(gpu_lowering *lw, uint32_t dispatch, int32_t activatio
  * default work size (W, B * H, S). */
 tflaccel_status lower_finish(gpu_lowering *lw, uint32_t dispatch, uint32_t first_free_argument,
                              uint32_t output);
+/* lower_finish, giving the tensor bound as t0 (output or the last op it
+ * absorbed). */
+tflaccel_status lower_finish_to(gpu_lowering *lw, uint32_t dispatch,
+                                uint32_t first_free_argument, uint32_t output,
+                                uint32_t *written);
 
 /* Binds tensor as t0 of dispatch (when it is not yet stored, in the arena)
  * and writes the output header. */
 tflaccel_status lower_bind_output(gpu_lowering *lw, uint32_t dispatch, uint32_t tensor);
+
+/* Binds tensor as t6, the second output of the kernels that have one
+ * (gpu_kernel_writes_argument). */
+tflaccel_status lower_bind_second_output(gpu_lowering *lw, uint32_t dispatch, uint32_t tensor);
 
 /* Sets global (and a preferred local) work size. */
 void lower_set_work(gpu_lowering *lw, uint32_t dispatch, uint32_t x, uint32_t y, uint32_t z);

@@ -30,7 +30,9 @@ struct gpu_kernel_object {
   /* What each binding holds, and the bytes the kernel touches there
    * (kernel_set_range; all of it by default), for placing barriers. */
   const tflaccel_buffer *handles[GL_BACKEND_BINDINGS];
-  tflaccel_buffer *output; /* what binding BINDING_OUTPUT holds */
+  /* What the bindings the kernel writes hold (BINDING_OUTPUT, and the
+   * last for the kernels with a second output), else NULL. */
+  tflaccel_buffer *written[GL_BACKEND_BINDINGS];
   uint64_t range_begin[GL_BACKEND_BINDINGS], range_end[GL_BACKEND_BINDINGS];
   int32_t base;
   uint32_t local[3]; /* work group of the cached program */
@@ -38,6 +40,12 @@ struct gpu_kernel_object {
 };
 
 static gl_backend_device *self_of(void *device) { return device; }
+
+/* Whether kernel writes binding b (t0, and t6 for the kernels with a
+ * second output). */
+static int writes_binding(int32_t kernel, uint32_t b) {
+  return b >= BINDING_OUTPUT && gpu_kernel_writes_argument(kernel, b - BINDING_OUTPUT);
+}
 
 static tflaccel_status buffer_create(void *device, uint64_t size, tflaccel_buffer **buffer) {
   return gl_buffer_create(self_of(device)->host, size, buffer);
@@ -95,9 +103,10 @@ static tflaccel_status kernel_set_buffer(void *device, gpu_kernel_object *object
   object->handles[binding] = buffer;
   object->range_begin[binding] = 0;
   object->range_end[binding] = UINT64_MAX;
-  if (binding == BINDING_OUTPUT) {
+  object->written[binding] = NULL;
+  if (writes_binding(object->kernel, binding)) {
     gl_buffer_mark_output(buffer);
-    object->output = buffer;
+    object->written[binding] = buffer;
   }
   return NULL;
 }
@@ -199,7 +208,7 @@ static tflaccel_status dispatch(void *device, gpu_kernel_object *object, const u
   gpu_hazard_access accesses[GL_BACKEND_BINDINGS];
   for (int b = 0; b < GL_BACKEND_BINDINGS; ++b) {
     const tflaccel_buffer *buffer = object->handles[b];
-    int writes = b == BINDING_OUTPUT;
+    int writes = object->written[b] != NULL;
     accesses[b] = (gpu_hazard_access){
         .buffer = writes || gl_buffer_is_output(buffer) ? buffer : NULL,
         .begin = object->range_begin[b],
@@ -216,8 +225,11 @@ static tflaccel_status dispatch(void *device, gpu_kernel_object *object, const u
     self->run_barriers++;
   }
   self->run_dispatches++;
-  gl_buffer_note_kernel_write(object->output);
-  self->staged = gl_buffer_list_staged(object->output, self->run_serial, self->staged);
+  for (int b = BINDING_OUTPUT; b < GL_BACKEND_BINDINGS; ++b) {
+    if (object->written[b] == NULL) continue;
+    gl_buffer_note_kernel_write(object->written[b]);
+    self->staged = gl_buffer_list_staged(object->written[b], self->run_serial, self->staged);
+  }
   if (self->bound_program != object->program) glUseProgram(object->program);
   self->bound_program = object->program;
   glUniform1i(BASE_UNIFORM_LOCATION, object->base);
@@ -340,7 +352,13 @@ tflaccel_status gl_backend_init(const tflaccel_host_services *host, int32_t prof
   /* GLES has no portable switch for half arithmetic: half storage only. */
   backend->has_half_math = 0;
   backend->features =
-      GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE | GPU_FEATURE_LSTM_GATES;
+      GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE | GPU_FEATURE_LSTM_GATES |
+      GPU_FEATURE_ORDERED_EXPAND;
+  /* glMemoryBarrier costs ~7.5 us on NVIDIA's GLES driver (bench/RESULTS.md). */
+  backend->prefers_fewer_dispatches = 1;
+  backend->max_group_items = (uint32_t)(device->max_invocations < device->max_group_size[0]
+                                            ? device->max_invocations
+                                            : device->max_group_size[0]);
   backend->binding_alignment = 16; /* whole vectors (kernels/glsl/common.glsl) */
   /* Tensors start on 16 bytes: a slice, and an even number of halves. */
   backend->buffer_alignment = 16;

@@ -500,11 +500,20 @@ static int recording_matches(const vk_backend_device *self, const gpu_kernel_obj
   return 1;
 }
 
+/* Whether the object's kernel writes binding b (t0, and t6 for the kernels
+ * with a second output). */
+static int writes_binding(const gpu_kernel_object *object, int b) {
+  return b >= BINDING_OUTPUT &&
+         gpu_kernel_writes_argument(object->kernel, (uint32_t)(b - BINDING_OUTPUT));
+}
+
 /* Whether a dispatch of the sequence writes buffer. */
 static int is_written(const vk_pending_dispatch *sequence, uint32_t count,
                       const tflaccel_buffer *buffer) {
   for (uint32_t i = 0; i < count; ++i)
-    if (sequence[i].object->buffers[BINDING_OUTPUT] == buffer) return 1;
+    for (int b = BINDING_OUTPUT; b < VK_PIPELINE_BINDINGS; ++b)
+      if (sequence[i].object->buffers[b] == buffer && writes_binding(sequence[i].object, b))
+        return 1;
   return 0;
 }
 
@@ -515,7 +524,7 @@ static void accesses_of(const vk_pending_dispatch *sequence, uint32_t count,
                         gpu_hazard_access accesses[VK_PIPELINE_BINDINGS]) {
   for (int b = 0; b < VK_PIPELINE_BINDINGS; ++b) {
     const tflaccel_buffer *buffer = object->buffers[b];
-    int writes = b == BINDING_OUTPUT;
+    int writes = writes_binding(object, b);
     accesses[b] = (gpu_hazard_access){
         .buffer = writes || is_written(sequence, count, buffer) ? buffer : NULL,
         .begin = object->range_begin[b],
@@ -638,7 +647,7 @@ static tflaccel_status list_mirrors(vk_backend_device *self, gpu_kernel_object *
         found->buffer = buffer;
         found->written = 0;
       }
-      if (b == BINDING_OUTPUT) found->written = 1;
+      if (writes_binding(object, b)) found->written = 1;
     }
   }
   /* At most an upload and a download per buffer, around the sequence. */
@@ -870,7 +879,12 @@ tflaccel_status vk_backend_init(const tflaccel_host_services *host,
   backend->device = device;
   backend->has_half_math = native_half && entry->shader_float16;
   backend->features =
-      GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE | GPU_FEATURE_LSTM_GATES;
+      GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE | GPU_FEATURE_LSTM_GATES |
+      GPU_FEATURE_ORDERED_EXPAND;
+  backend->max_group_items =
+      entry->limits.maxComputeWorkGroupInvocations < entry->limits.maxComputeWorkGroupSize[0]
+          ? entry->limits.maxComputeWorkGroupInvocations
+          : entry->limits.maxComputeWorkGroupSize[0];
   backend->binding_alignment = 16; /* whole vectors (kernels/glsl/common.glsl) */
   /* Tensors start on 16 bytes: a slice, and an even number of halves. */
   backend->buffer_alignment = 16;

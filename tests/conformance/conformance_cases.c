@@ -435,6 +435,49 @@ static void build_depthwise_pointwise(cf_graph *graph, const cf_case *spec) {
   cf_output(graph, output);
 }
 
+/* Fusion: two inverted-residual blocks, the first one's output V feeding
+ * the second one's 1x1 expansion and its residual ADD: V = ADD(1x1(dw(x)),
+ * r) with out_c channels, E = 1x1(V) to the input's channels with RELU6,
+ * output = ADD(1x1(dw(E)), V). GPU plugins with GPU_FEATURE_ORDERED_EXPAND
+ * compute the first block and the expansion in one dispatch. */
+static void build_inverted_residual_pair(cf_graph *graph, const cf_case *spec) {
+  int32_t wide = spec->shape[3], narrow = spec->out_c;
+  int32_t wide_dims[4] = {spec->shape[0], spec->shape[1], spec->shape[2], wide};
+  int32_t narrow_dims[4] = {spec->shape[0], spec->shape[1], spec->shape[2], narrow};
+  uint32_t block_input = input_of(graph, spec);
+  uint32_t residual = cf_input(graph, TFLACCEL_DTYPE_FLOAT32, 4, narrow_dims, -2.0f, 2.0f);
+  for (int block = 0; block < 2; ++block) {
+    int32_t depthwise_filter[4] = {1, spec->kh, spec->kw, wide};
+    uint32_t depthwise_inputs[3] = {block_input, cf_constant(graph, 4, depthwise_filter, -0.5f, 0.5f),
+                                    cf_constant(graph, 1, &wide, -1.0f, 1.0f)};
+    uint32_t depthwise = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, 4, wide_dims);
+    cf_op(graph, TFLACCEL_OP_DEPTHWISE_CONV_2D, 3, depthwise_inputs, depthwise)
+        ->depthwise_conv_2d = (tflaccel_depthwise_conv_2d_params){
+        TFLACCEL_PADDING_SAME, 1, 1, 1, TFLACCEL_ACT_RELU6, 1, 1};
+    int32_t project_filter[4] = {narrow, 1, 1, wide};
+    uint32_t project_inputs[3] = {depthwise, cf_constant(graph, 4, project_filter, -0.3f, 0.3f),
+                                  cf_constant(graph, 1, &narrow, -1.0f, 1.0f)};
+    uint32_t projected = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, 4, narrow_dims);
+    cf_op(graph, TFLACCEL_OP_CONV_2D, 3, project_inputs, projected)->conv_2d =
+        (tflaccel_conv_2d_params){TFLACCEL_PADDING_VALID, 1, 1, TFLACCEL_ACT_NONE, 1, 1};
+    uint32_t sum = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, 4, narrow_dims);
+    uint32_t add_inputs[2] = {projected, residual};
+    cf_op(graph, TFLACCEL_OP_ADD, 2, add_inputs, sum);
+    if (block == 1) {
+      cf_output(graph, sum);
+      return;
+    }
+    int32_t expand_filter[4] = {wide, 1, 1, narrow};
+    uint32_t expand_inputs[3] = {sum, cf_constant(graph, 4, expand_filter, -0.5f, 0.5f),
+                                 cf_constant(graph, 1, &wide, -1.0f, 1.0f)};
+    uint32_t expanded = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, 4, wide_dims);
+    cf_op(graph, TFLACCEL_OP_CONV_2D, 3, expand_inputs, expanded)->conv_2d =
+        (tflaccel_conv_2d_params){TFLACCEL_PADDING_VALID, 1, 1, TFLACCEL_ACT_RELU6, 1, 1};
+    block_input = expanded;
+    residual = sum;
+  }
+}
+
 /* An int8 ADD: quantized, which GPU plugins decline for now. */
 static void build_quantized_add(cf_graph *graph, const cf_case *spec) {
   static const float scale = 0.05f;
@@ -720,6 +763,12 @@ const cf_case cf_cases[] = {
     {.name = "depthwise + 1x1 large 256x256 c8->8", .build = build_depthwise_pointwise,
      .rank = 4, .shape = {1, 256, 256, 8}, .out_c = 8, .kh = 3, .kw = 3, .padding = SAME,
      .activation = RELU6},
+    {.name = "inverted residual pair c72 -> 20 -> 72 (dw 3x3)",
+     .build = build_inverted_residual_pair, .rank = 4, .shape = {1, 6, 7, 72}, .out_c = 20,
+     .kh = 3, .kw = 3},
+    {.name = "inverted residual pair c96 -> 13 -> 96 (dw 5x5)",
+     .build = build_inverted_residual_pair, .rank = 4, .shape = {1, 9, 8, 96}, .out_c = 13,
+     .kh = 5, .kw = 5},
     /* Declined by GPU plugins for now: listed, not failed. */
     {.name = "quantized int8 add", .build = build_quantized_add, .op = 0, .rank = 4,
      .shape = {1, 4, 4, 8}},
