@@ -162,7 +162,7 @@ typedef enum gpu_kernel_id {
    * 1x1 weights (ordered layout) and [20] its bias, both in elements from
    * the start of t4; [21] its output channels, [22] its output slices,
    * [23] 1 to clamp to [24], [25] (float bits, its fused activation). t6
-   * is written, not read (gpu_kernel_writes_argument); one group covers
+   * is written, not read (gpu_kernel_writes_glsl_binding); one group covers
    * the depthwise output's channels (global[0] is the group).
    * GPU_FEATURE_ORDERED_EXPAND. */
   GPU_KERNEL_DEPTHWISE_CONV_ORDERED_EXPAND,
@@ -180,9 +180,10 @@ enum {
 
 const char *gpu_kernel_name(int32_t kernel);
 
-/* Whether the kernel writes tensor argument t<argument>: t0 always, and
- * t6 for GPU_KERNEL_DEPTHWISE_CONV_ORDERED_EXPAND; backends that order
- * dispatches with barriers ask this. */
-int gpu_kernel_writes_argument(int32_t kernel, uint32_t argument);
+/* Whether the GLSL kernel writes its storage binding `binding` (binding 0
+ * holds the parameters, binding 1 + n tensor t<n>: kernels/glsl/common.glsl):
+ * t0 always, and t6 for GPU_KERNEL_DEPTHWISE_CONV_ORDERED_EXPAND. gpu_vk
+ * and gpu_gl, which order dispatches with barriers, ask this. */
+int gpu_kernel_writes_glsl_binding(int32_t kernel, uint32_t binding);
 
 #endif

@@ -183,13 +183,17 @@ static int32_t conv_kernel(const gpu_lowering *lw, const conv_setup *setup, gpu_
  * max_group (ordered_max_group). One group per pixel fills the pixel's
  * receptive field (or, fused, computes its depthwise values) once instead
  * of once per 64 channels, with more items sharing that work. */
+/* items rounded up to a multiple of 64, at most max_group. */
+static uint32_t ordered_group_of(uint32_t items, uint32_t max_group) {
+  uint32_t group = (items + ORDERED_GROUP - 1) / ORDERED_GROUP * ORDERED_GROUP;
+  return group > max_group ? max_group : group;
+}
+
 static void set_ordered_work(gpu_dispatch *dispatch, gpu_shape out, int32_t taps,
                              uint32_t max_group) {
   uint32_t channels = (uint32_t)out.s * 4;
   uint32_t wanted = (uint32_t)(taps + ORDERED_TAPS_PER_ITEM - 1) / ORDERED_TAPS_PER_ITEM;
-  if (wanted < channels) wanted = channels;
-  uint32_t group = (wanted + ORDERED_GROUP - 1) / ORDERED_GROUP * ORDERED_GROUP;
-  if (group > max_group) group = max_group;
+  uint32_t group = ordered_group_of(wanted > channels ? wanted : channels, max_group);
   dispatch->global[0] = (channels + group - 1) / group * group;
   dispatch->local[0] = group;
   dispatch->global[1] = (uint32_t)gpu_shape_pixels(out);
@@ -200,8 +204,7 @@ static void set_ordered_work(gpu_dispatch *dispatch, gpu_shape out, int32_t taps
 /* Grows a one-group-wide ordered dispatch (set_ordered_work) to at least
  * `items` items, in steps of 64 up to max_group. */
 static void widen_ordered_group(gpu_dispatch *dispatch, uint32_t items, uint32_t max_group) {
-  uint32_t group = (items + ORDERED_GROUP - 1) / ORDERED_GROUP * ORDERED_GROUP;
-  if (group > max_group) group = max_group;
+  uint32_t group = ordered_group_of(items, max_group);
   if (dispatch->global[0] != dispatch->local[0] || group <= dispatch->local[0]) return;
   dispatch->global[0] = dispatch->local[0] = group;
 }

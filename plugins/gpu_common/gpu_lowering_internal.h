@@ -93,7 +93,7 @@ tflaccel_status lower_finish_to(gpu_lowering *lw, uint32_t dispatch,
 tflaccel_status lower_bind_output(gpu_lowering *lw, uint32_t dispatch, uint32_t tensor);
 
 /* Binds tensor as t6, the second output of the kernels that have one
- * (gpu_kernel_writes_argument). */
+ * (gpu_kernel_writes_glsl_binding). */
 tflaccel_status lower_bind_second_output(gpu_lowering *lw, uint32_t dispatch, uint32_t tensor);
 
 /* Sets global (and a preferred local) work size. */

@@ -41,12 +41,6 @@ struct gpu_kernel_object {
 
 static gl_backend_device *self_of(void *device) { return device; }
 
-/* Whether kernel writes binding b (t0, and t6 for the kernels with a
- * second output). */
-static int writes_binding(int32_t kernel, uint32_t b) {
-  return b >= BINDING_OUTPUT && gpu_kernel_writes_argument(kernel, b - BINDING_OUTPUT);
-}
-
 static tflaccel_status buffer_create(void *device, uint64_t size, tflaccel_buffer **buffer) {
   return gl_buffer_create(self_of(device)->host, size, buffer);
 }
@@ -104,7 +98,7 @@ static tflaccel_status kernel_set_buffer(void *device, gpu_kernel_object *object
   object->range_begin[binding] = 0;
   object->range_end[binding] = UINT64_MAX;
   object->written[binding] = NULL;
-  if (writes_binding(object->kernel, binding)) {
+  if (gpu_kernel_writes_glsl_binding(object->kernel, binding)) {
     gl_buffer_mark_output(buffer);
     object->written[binding] = buffer;
   }

@@ -500,11 +500,9 @@ static int recording_matches(const vk_backend_device *self, const gpu_kernel_obj
   return 1;
 }
 
-/* Whether the object's kernel writes binding b (t0, and t6 for the kernels
- * with a second output). */
+/* Whether the object's kernel writes binding b (gpu_kernel_catalog.h). */
 static int writes_binding(const gpu_kernel_object *object, int b) {
-  return b >= BINDING_OUTPUT &&
-         gpu_kernel_writes_argument(object->kernel, (uint32_t)(b - BINDING_OUTPUT));
+  return gpu_kernel_writes_glsl_binding(object->kernel, (uint32_t)b);
 }
 
 /* Whether a dispatch of the sequence writes buffer. */
