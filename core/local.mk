@@ -30,6 +30,8 @@ libtflaccel_core_la_SOURCES = \
 	core/status/status.c \
 	core/util/dtype.c \
 	core/model/op_names.c \
+	core/memory/allocation_pool.c \
+	core/memory/allocation_pool.h \
 	core/memory/arena_planner.c \
 	core/memory/arena_planner.h
 
@@ -43,4 +45,5 @@ libtflaccel_la_LIBADD = libtflaccel_core.la
 libtflaccel_la_LDFLAGS = -version-info 0:0:0 -no-undefined \
 	-export-symbols-regex '^tflaccel_'
 
-include $(srcdir)/core/model/local.mk
+include $(srcdir)/core/tflite/local.mk
+include $(srcdir)/core/graph/local.mk

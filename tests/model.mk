@@ -88,18 +88,19 @@ FUZZ_CFLAGS = -std=c11 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,
 	-fno-sanitize-recover=undefined
 FUZZ_LOADER_FILES = \
 	tests/fuzz/fuzz_model_loader.c \
-	core/model/allocation_pool.c \
-	core/model/builtin_options.c \
-	core/model/densify.c \
-	core/model/flatbuffer.c \
-	core/model/folding.c \
-	core/model/graph_validation.c \
-	core/model/model.c \
-	core/model/model_api.c \
+	core/tflite/builtin_options.c \
+	core/tflite/densify.c \
+	core/tflite/flatbuffer.c \
+	core/tflite/reader.c \
+	core/tflite/stored_model.c \
+	core/graph/folding.c \
+	core/graph/graph_validation.c \
+	core/graph/model.c \
+	core/graph/model_api.c \
+	core/graph/prepared_graph.c \
+	core/graph/shape_inference.c \
 	core/model/op_names.c \
-	core/model/prepared_graph.c \
-	core/model/shape_inference.c \
-	core/model/tflite_reader.c \
+	core/memory/allocation_pool.c \
 	core/memory/arena_planner.c \
 	core/status/status.c \
 	core/util/dtype.c

@@ -12,7 +12,7 @@
 
 #include "core/log/log.h"
 #include "core/memory/arena_planner.h"
-#include "core/model/model.h"
+#include "core/graph/model.h"
 #include "core/runtime/compiled_model.h"
 #include "core/runtime/environment.h"
 #include "core/runtime/tensor_buffer.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/model/model.h"
+#include "core/graph/model.h"
 #include "tflaccel/tflaccel.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

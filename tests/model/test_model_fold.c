@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/model/folding.h"
-#include "core/model/model.h"
+#include "core/graph/folding.h"
+#include "core/graph/model.h"
 #include "tests/model/test_support.h"
 #include "tests/model/tflite_builder.h"
 #include "tflaccel/tflaccel.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/model/model.h"
+#include "core/graph/model.h"
 #include "tests/model/test_support.h"
 #include "tests/model/tflite_builder.h"
 #include "tflaccel/tflaccel.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/model/model.h"
+#include "core/graph/model.h"
 #include "tests/model/tflite_builder.h"
 #include "tflaccel/tflaccel.h"
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/model/model.h"
+#include "core/graph/model.h"
 #include "tests/model/test_support.h"
 
 static int is_directory(const char *path) {

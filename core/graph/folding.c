@@ -5,9 +5,9 @@
 
 #include <string.h>
 
-#include "core/model/densify.h"
-#include "core/model/flatbuffer.h"
-#include "core/model/folding.h"
+#include "core/tflite/densify.h"
+#include "core/tflite/flatbuffer.h"
+#include "core/graph/folding.h"
 
 /* A sparse tensor may expand a lot, but a corrupt shape must not make the
  * loader allocate without bound: a folded constant may be at most this many
@@ -145,7 +145,7 @@ static tflaccel_status fold_dequantize(fold_context *c, uint32_t o) {
 }
 
 tflaccel_status fold_constants(tflaccel_model *model) {
-  const model_subgraph *subgraph = &model->subgraphs[0];
+  const model_subgraph *subgraph = &model->stored.subgraphs[0];
   allocation_pool *pool = &model->pool;
   size_t tensors = subgraph->tensor_count ? subgraph->tensor_count : 1;
   model->folded_data = pool_alloc_array(pool, tensors, sizeof *model->folded_data);

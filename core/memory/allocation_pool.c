@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/model/allocation_pool.h"
+#include "core/memory/allocation_pool.h"
 
 #define POOL_ALIGNMENT 16
 #define POOL_BLOCK_SIZE (64 * 1024)

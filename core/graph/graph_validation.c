@@ -4,7 +4,7 @@
 
 #include <stdlib.h>
 
-#include "core/model/graph_validation.h"
+#include "core/graph/graph_validation.h"
 
 #define NO_PRODUCER (-1)
 

@@ -8,8 +8,8 @@
  *
  * Errors are one-line statuses (TFLACCEL_INVALID_MODEL) naming the byte
  * position; callers prefix them with where in the schema they were reading. */
-#ifndef TFLACCEL_CORE_MODEL_FLATBUFFER_H
-#define TFLACCEL_CORE_MODEL_FLATBUFFER_H
+#ifndef TFLACCEL_CORE_TFLITE_FLATBUFFER_H
+#define TFLACCEL_CORE_TFLITE_FLATBUFFER_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/model/builtin_options.h"
-#include "core/model/flatbuffer.h"
-#include "core/model/shape_inference.h"
+#include "core/tflite/builtin_options.h"
+#include "core/tflite/flatbuffer.h"
+#include "core/graph/shape_inference.h"
 
 /* Ranks above this are never computed (no op here produces one). */
 #define SHAPE_MAX_RANK 16
@@ -1008,7 +1008,7 @@ static int stored_shape_known(const model_tensor *tensor) {
 }
 
 tflaccel_status shape_inference_run(tflaccel_model *model) {
-  const model_subgraph *subgraph = &model->subgraphs[0];
+  const model_subgraph *subgraph = &model->stored.subgraphs[0];
   model->shapes = pool_alloc_array(&model->pool, subgraph->tensor_count ? subgraph->tensor_count : 1,
                                    sizeof *model->shapes);
   if (model->shapes == NULL)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "core/memory/arena_planner.h"
-#include "core/model/prepared_graph.h"
+#include "core/graph/prepared_graph.h"
 
 #define ACTIVATION_ALIGNMENT 64
 /* Real models have a few thousand activations at most. */
@@ -33,7 +33,7 @@ static tflaccel_status shape_bytes(const model_shape *shape, int32_t dtype, uint
 }
 
 static tflaccel_status build_tensors(tflaccel_model *model, prepared_graph *graph) {
-  const model_subgraph *subgraph = &model->subgraphs[0];
+  const model_subgraph *subgraph = &model->stored.subgraphs[0];
   graph->tensors = pool_alloc_array(&model->pool, subgraph->tensor_count ? subgraph->tensor_count : 1,
                                     sizeof *graph->tensors);
   if (graph->tensors == NULL) return out_of_memory();
@@ -74,7 +74,7 @@ static void convert_indices(const int32_t *stored, uint32_t count, uint32_t *out
 }
 
 static tflaccel_status build_ops(tflaccel_model *model, prepared_graph *graph) {
-  const model_subgraph *subgraph = &model->subgraphs[0];
+  const model_subgraph *subgraph = &model->stored.subgraphs[0];
   uint32_t kept = 0;
   uint64_t index_count = 0;
   for (uint32_t o = 0; o < subgraph->op_count; ++o) {
@@ -124,7 +124,7 @@ static tflaccel_status build_ops(tflaccel_model *model, prepared_graph *graph) {
 }
 
 static tflaccel_status build_links(tflaccel_model *model, prepared_graph *graph) {
-  const model_subgraph *subgraph = &model->subgraphs[0];
+  const model_subgraph *subgraph = &model->stored.subgraphs[0];
   allocation_pool *pool = &model->pool;
   uint32_t tensor_count = subgraph->tensor_count;
   graph->input_count = subgraph->input_count;
@@ -185,8 +185,8 @@ static tflaccel_status build_links(tflaccel_model *model, prepared_graph *graph)
 
 /* Bytes of the distinct buffers subgraph 0's tensors use, as stored. */
 static tflaccel_status count_weights(tflaccel_model *model) {
-  const model_subgraph *subgraph = &model->subgraphs[0];
-  uint8_t *counted = calloc(model->buffer_count ? model->buffer_count : 1, 1);
+  const model_subgraph *subgraph = &model->stored.subgraphs[0];
+  uint8_t *counted = calloc(model->stored.buffer_count ? model->stored.buffer_count : 1, 1);
   if (counted == NULL) return out_of_memory();
   model->weight_bytes = 0;
   for (uint32_t t = 0; t < subgraph->tensor_count; ++t) {

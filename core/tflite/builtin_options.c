@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "core/model/builtin_options.h"
+#include "core/tflite/builtin_options.h"
 
 /* BuiltinOptions union type values (position in the schema's union). */
 enum options_type {

@@ -10,13 +10,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/model/folding.h"
-#include "core/model/graph_validation.h"
-#include "core/model/model.h"
-#include "core/model/model_internal.h"
-#include "core/model/prepared_graph.h"
-#include "core/model/shape_inference.h"
-#include "core/model/tflite_reader.h"
+#include "core/graph/folding.h"
+#include "core/graph/graph_validation.h"
+#include "core/graph/model.h"
+#include "core/graph/model_internal.h"
+#include "core/graph/prepared_graph.h"
+#include "core/graph/shape_inference.h"
+#include "core/tflite/reader.h"
 
 /* Owned copies are 16-byte aligned like the mapping (which is page
  * aligned), so buffers aligned in the file are aligned in memory. */
@@ -29,10 +29,10 @@ static uint8_t *aligned_copy_buffer(size_t size) {
 }
 
 static tflaccel_status prepare(tflaccel_model *model) {
-  tflaccel_status status = tflite_read(model);
+  tflaccel_status status = tflite_read(model->bytes, model->size, &model->pool, &model->stored);
   if (status) return status;
-  for (uint32_t i = 0; i < model->subgraph_count; ++i) {
-    status = graph_validate_dependencies(&model->subgraphs[i]);
+  for (uint32_t i = 0; i < model->stored.subgraph_count; ++i) {
+    status = graph_validate_dependencies(&model->stored.subgraphs[i]);
     if (status) return tflaccel_status_annotate(status, "subgraph %u", i);
   }
   status = shape_inference_run(model);

@@ -1,8 +1,8 @@
 /* Load-time folding of subgraph 0's constant DENSIFY and DEQUANTIZE ops. */
-#ifndef TFLACCEL_CORE_MODEL_FOLDING_H
-#define TFLACCEL_CORE_MODEL_FOLDING_H
+#ifndef TFLACCEL_CORE_GRAPH_FOLDING_H
+#define TFLACCEL_CORE_GRAPH_FOLDING_H
 
-#include "core/model/model_internal.h"
+#include "core/graph/model_internal.h"
 
 /* Computes, once, the outputs of DENSIFY ops on constant sparse tensors and
  * of DEQUANTIZE ops on constant float16 tensors (including the dense results

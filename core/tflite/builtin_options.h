@@ -1,10 +1,10 @@
 /* Operator options -> tflaccel_op_params (ops.h). */
-#ifndef TFLACCEL_CORE_MODEL_BUILTIN_OPTIONS_H
-#define TFLACCEL_CORE_MODEL_BUILTIN_OPTIONS_H
+#ifndef TFLACCEL_CORE_TFLITE_BUILTIN_OPTIONS_H
+#define TFLACCEL_CORE_TFLITE_BUILTIN_OPTIONS_H
 
 #include <stdint.h>
 
-#include "core/model/flatbuffer.h"
+#include "core/tflite/flatbuffer.h"
 #include "tflaccel/ops.h"
 
 /* Fills params for an op with builtin code `code` from its BuiltinOptions

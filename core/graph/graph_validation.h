@@ -1,8 +1,8 @@
 /* Dependency checks of a stored subgraph. */
-#ifndef TFLACCEL_CORE_MODEL_GRAPH_VALIDATION_H
-#define TFLACCEL_CORE_MODEL_GRAPH_VALIDATION_H
+#ifndef TFLACCEL_CORE_GRAPH_GRAPH_VALIDATION_H
+#define TFLACCEL_CORE_GRAPH_GRAPH_VALIDATION_H
 
-#include "core/model/model_internal.h"
+#include "core/graph/model_internal.h"
 
 /* Checks that every op input is a constant, a graph input, a variable, an
  * empty tensor or the output of an earlier op (so the graph has no cycle and

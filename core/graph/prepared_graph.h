@@ -1,8 +1,8 @@
 /* Building the prepared graph of subgraph 0 (model.h) and its estimates. */
-#ifndef TFLACCEL_CORE_MODEL_PREPARED_GRAPH_H
-#define TFLACCEL_CORE_MODEL_PREPARED_GRAPH_H
+#ifndef TFLACCEL_CORE_GRAPH_PREPARED_GRAPH_H
+#define TFLACCEL_CORE_GRAPH_PREPARED_GRAPH_H
 
-#include "core/model/model_internal.h"
+#include "core/graph/model_internal.h"
 
 /* Fills model->prepared from the stored subgraph 0, the inferred shapes and
  * the folding results, then model->weight_bytes and

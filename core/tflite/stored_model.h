@@ -1,11 +1,12 @@
-/* The model as the reader stores it, private to core/model. The rest of the
- * core reaches a model through core/model/model.h only. */
-#ifndef TFLACCEL_CORE_MODEL_MODEL_INTERNAL_H
-#define TFLACCEL_CORE_MODEL_MODEL_INTERNAL_H
+/* A .tflite file as the reader stores it (core/tflite/reader.h): the
+ * schema's tables with every index checked, small arrays in an allocation
+ * pool, buffers and strings in place in the file's bytes. Nothing here knows
+ * about graph passes; core/graph/model_internal.h builds on it. */
+#ifndef TFLACCEL_CORE_TFLITE_STORED_MODEL_H
+#define TFLACCEL_CORE_TFLITE_STORED_MODEL_H
 
 #include <stdint.h>
 
-#include "core/model/allocation_pool.h"
 #include "tflaccel/tflaccel.h"
 
 /* No tensor may need more bytes than this (64 TiB): larger is a corrupt
@@ -86,38 +87,8 @@ typedef struct model_buffer {
   uint64_t size;
 } model_buffer;
 
-/* A tensor's shape as shape inference knows it. */
-typedef struct model_shape {
-  uint32_t rank;
-  const int32_t *dims;
-  int32_t known; /* 0: stored as [] without has_rank, or with -1 dims */
-} model_shape;
-
-/* Subgraph 0 after folding, as accelerators see it. */
-typedef struct prepared_graph {
-  tflaccel_graph_view view;
-  tflaccel_tensor_desc *tensors;
-  tflaccel_op_desc *ops;
-  uint32_t *op_source;            /* stored op index of each prepared op */
-  uint32_t input_count, output_count;
-  uint32_t *inputs, *outputs;
-  int32_t *producer;              /* per tensor: prepared op, or -1 */
-  uint32_t *consumer_start;       /* per tensor + 1: into consumers */
-  uint32_t *consumers;
-} prepared_graph;
-
-/* Where the file's bytes come from, for release. */
-typedef enum model_storage {
-  MODEL_STORAGE_MAPPED = 0,   /* mmap()ed: munmap */
-  MODEL_STORAGE_OWNED = 1,    /* an aligned allocation: free */
-} model_storage;
-
-struct tflaccel_model {
-  const uint8_t *bytes;
-  size_t size;
-  model_storage storage;
-  allocation_pool pool;
-
+/* Everything the file holds, as stored. */
+typedef struct stored_model {
   uint32_t schema_version;
   const char *description;        /* "" when absent */
   uint32_t operator_code_count;
@@ -130,20 +101,7 @@ struct tflaccel_model {
   const char **metadata_names;
   uint32_t signature_count;
   const char **signature_keys;
-
-  /* Subgraph 0 after shape inference (one entry per tensor). */
-  model_shape *shapes;
-  /* Load-time folding: per tensor of subgraph 0, the computed constant
-   * (NULL when not folded) and, per stored op, whether it was folded away. */
-  const void **folded_data;
-  uint64_t *folded_size;
-  int32_t *folded_dtype;
-  uint8_t *op_folded;
-
-  prepared_graph prepared;
-  uint64_t weight_bytes;
-  uint64_t peak_activation_bytes;
-};
+} stored_model;
 
 /* Name of an op for messages: the builtin name, the custom code, or "UNKNOWN". */
 const char *model_op_name(const model_op *op);

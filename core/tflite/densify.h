@@ -1,10 +1,10 @@
 /* The TFLite sparse tensor format (SparsityParameters) -> dense values. */
-#ifndef TFLACCEL_CORE_MODEL_DENSIFY_H
-#define TFLACCEL_CORE_MODEL_DENSIFY_H
+#ifndef TFLACCEL_CORE_TFLITE_DENSIFY_H
+#define TFLACCEL_CORE_TFLITE_DENSIFY_H
 
 #include <stdint.h>
 
-#include "core/model/model_internal.h"
+#include "core/tflite/stored_model.h"
 
 /* Writes the dense form of sparse constant `tensor` (its stored values and
  * sparsity) into dense, which holds tensor->element_count elements of its

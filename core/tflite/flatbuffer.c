@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/model/flatbuffer.h"
+#include "core/tflite/flatbuffer.h"
 
 uint16_t fb_load_u16(const uint8_t *bytes) {
   return (uint16_t)(bytes[0] | (uint16_t)bytes[1] << 8);

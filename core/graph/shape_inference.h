@@ -1,8 +1,8 @@
 /* Shape inference and validation of subgraph 0. */
-#ifndef TFLACCEL_CORE_MODEL_SHAPE_INFERENCE_H
-#define TFLACCEL_CORE_MODEL_SHAPE_INFERENCE_H
+#ifndef TFLACCEL_CORE_GRAPH_SHAPE_INFERENCE_H
+#define TFLACCEL_CORE_GRAPH_SHAPE_INFERENCE_H
 
-#include "core/model/model_internal.h"
+#include "core/graph/model_internal.h"
 
 /* Walks subgraph 0's ops in order. For every op it knows, computes the
  * output shapes from the input shapes (and constant inputs such as a

@@ -1,7 +1,7 @@
 /* Memory that lives exactly as long as a model: many small allocations freed
  * together, so that the reader's error paths never leak. */
-#ifndef TFLACCEL_CORE_MODEL_ALLOCATION_POOL_H
-#define TFLACCEL_CORE_MODEL_ALLOCATION_POOL_H
+#ifndef TFLACCEL_CORE_MEMORY_ALLOCATION_POOL_H
+#define TFLACCEL_CORE_MEMORY_ALLOCATION_POOL_H
 
 #include <stddef.h>
 

@@ -1,7 +1,7 @@
 /* The model as the rest of the core sees it: the prepared graph of
  * subgraph 0 (after load-time folding), in the form plugins receive. */
-#ifndef TFLACCEL_CORE_MODEL_MODEL_H
-#define TFLACCEL_CORE_MODEL_MODEL_H
+#ifndef TFLACCEL_CORE_GRAPH_MODEL_H
+#define TFLACCEL_CORE_GRAPH_MODEL_H
 
 #include <stdint.h>
 

@@ -1,8 +1,8 @@
 /* Field slots of the TFLite schema tables (../shared/tflite/schema.fbs), in
  * declaration order. A union field takes two slots: its type, then its value.
  * Deprecated fields keep their slot. */
-#ifndef TFLACCEL_CORE_MODEL_TFLITE_SCHEMA_H
-#define TFLACCEL_CORE_MODEL_TFLITE_SCHEMA_H
+#ifndef TFLACCEL_CORE_TFLITE_SCHEMA_H
+#define TFLACCEL_CORE_TFLITE_SCHEMA_H
 
 #define TFLITE_FILE_IDENTIFIER "TFL3"
 #define TFLITE_SCHEMA_VERSION 3u

@@ -8,14 +8,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/model/builtin_options.h"
-#include "core/model/flatbuffer.h"
-#include "core/model/tflite_reader.h"
-#include "core/model/tflite_schema.h"
+#include "core/tflite/builtin_options.h"
+#include "core/tflite/flatbuffer.h"
+#include "core/tflite/reader.h"
+#include "core/tflite/schema.h"
 
 /* What every read below needs. */
 typedef struct reader {
-  tflaccel_model *model;
+  stored_model *model;
+  allocation_pool *pool;
   fb_file file;
 } reader;
 
@@ -48,7 +49,7 @@ static tflaccel_status invalid(const char *format, ...) {
 static tflaccel_status copy_i32_vector(reader *r, const fb_vector *vector, int32_t **values) {
   *values = NULL;
   if (vector->length == 0) return NULL;
-  int32_t *copy = pool_alloc_array(&r->model->pool, vector->length, sizeof *copy);
+  int32_t *copy = pool_alloc_array(r->pool, vector->length, sizeof *copy);
   if (copy == NULL) return out_of_memory();
   for (uint32_t i = 0; i < vector->length; ++i) copy[i] = fb_vector_i32(vector, i);
   *values = copy;
@@ -95,9 +96,9 @@ static tflaccel_status read_buffers(reader *r, const fb_table *root) {
   fb_vector buffers;
   tflaccel_status status = fb_read_vector(root, TFLITE_MODEL_BUFFERS, 4, &buffers, NULL);
   if (status) return tflaccel_status_annotate(status, "buffers");
-  tflaccel_model *model = r->model;
+  stored_model *model = r->model;
   model->buffer_count = buffers.length;
-  model->buffers = pool_alloc_array(&model->pool, buffers.length, sizeof *model->buffers);
+  model->buffers = pool_alloc_array(r->pool, buffers.length, sizeof *model->buffers);
   if (model->buffers == NULL) return out_of_memory();
   for (uint32_t i = 0; i < buffers.length; ++i) {
     fb_table table;
@@ -135,10 +136,10 @@ static tflaccel_status read_operator_codes(reader *r, const fb_table *root) {
   fb_vector codes;
   tflaccel_status status = fb_read_vector(root, TFLITE_MODEL_OPERATOR_CODES, 4, &codes, NULL);
   if (status) return tflaccel_status_annotate(status, "operator_codes");
-  tflaccel_model *model = r->model;
+  stored_model *model = r->model;
   model->operator_code_count = codes.length;
   model->operator_codes =
-      pool_alloc_array(&model->pool, codes.length, sizeof *model->operator_codes);
+      pool_alloc_array(r->pool, codes.length, sizeof *model->operator_codes);
   if (model->operator_codes == NULL) return out_of_memory();
   for (uint32_t i = 0; i < codes.length; ++i) {
     fb_table table;
@@ -169,8 +170,8 @@ static tflaccel_status read_quantization(reader *r, const fb_table *table,
   int32_t dimension;
   status = fb_read_i32(table, TFLITE_QUANTIZATION_QUANTIZED_DIMENSION, 0, &dimension);
   if (status) return tflaccel_status_annotate(status, "quantized_dimension");
-  float *scale_values = pool_alloc_array(&r->model->pool, scales.length, sizeof(float));
-  int32_t *zero_point_values = pool_alloc_array(&r->model->pool, scales.length, sizeof(int32_t));
+  float *scale_values = pool_alloc_array(r->pool, scales.length, sizeof(float));
+  int32_t *zero_point_values = pool_alloc_array(r->pool, scales.length, sizeof(int32_t));
   if (scale_values == NULL || zero_point_values == NULL) return out_of_memory();
   for (uint32_t i = 0; i < scales.length; ++i) {
     scale_values[i] = fb_vector_f32(&scales, i);
@@ -242,7 +243,7 @@ static tflaccel_status read_dimension(const fb_table *table, model_dimension *di
 /* Checks that values[0, count) is a permutation of first .. first + count - 1. */
 static tflaccel_status check_permutation(reader *r, const int32_t *values, uint32_t count,
                                          int32_t first, const char *what) {
-  uint8_t *seen = pool_alloc(&r->model->pool, count);
+  uint8_t *seen = pool_alloc(r->pool, count);
   if (seen == NULL) return out_of_memory();
   for (uint32_t i = 0; i < count; ++i) {
     int64_t slot = (int64_t)values[i] - first;
@@ -256,7 +257,7 @@ static tflaccel_status check_permutation(reader *r, const int32_t *values, uint3
 
 static tflaccel_status read_sparsity(reader *r, const fb_table *table, uint32_t rank,
                                      model_sparsity **out) {
-  model_sparsity *sparsity = pool_alloc(&r->model->pool, sizeof *sparsity);
+  model_sparsity *sparsity = pool_alloc(r->pool, sizeof *sparsity);
   if (sparsity == NULL) return out_of_memory();
   tflaccel_status status = read_i32_field(r, table, TFLITE_SPARSITY_TRAVERSAL_ORDER,
                                           &sparsity->level_count, &sparsity->traversal_order);
@@ -283,7 +284,7 @@ static tflaccel_status read_sparsity(reader *r, const fb_table *table, uint32_t 
       return invalid("block_map entry %u (%d) is not a dimension of the rank-%u tensor", i,
                      sparsity->block_map[i], rank);
   sparsity->dimensions =
-      pool_alloc_array(&r->model->pool, dimensions.length, sizeof *sparsity->dimensions);
+      pool_alloc_array(r->pool, dimensions.length, sizeof *sparsity->dimensions);
   if (sparsity->dimensions == NULL && dimensions.length) return out_of_memory();
   for (uint32_t i = 0; i < dimensions.length; ++i) {
     fb_table dimension;
@@ -347,7 +348,7 @@ static tflaccel_status read_tensor_data(reader *r, model_tensor *tensor) {
   if (alignment > 8) alignment = 8;
   if (alignment > 1 && (uintptr_t)tensor->data % alignment != 0) {
     if (buffer->size > SIZE_MAX) return out_of_memory();
-    uint8_t *copy = pool_alloc(&r->model->pool, (size_t)buffer->size);
+    uint8_t *copy = pool_alloc(r->pool, (size_t)buffer->size);
     if (copy == NULL) return out_of_memory();
     memcpy(copy, buffer->data, (size_t)buffer->size);
     tensor->data = copy;
@@ -416,12 +417,6 @@ static tflaccel_status read_tensor(reader *r, const fb_table *table, uint32_t in
 
 /* ---- Operators ---------------------------------------------------------- */
 
-const char *model_op_name(const model_op *op) {
-  if (op->code == TFLACCEL_OP_CUSTOM && op->custom_code) return op->custom_code;
-  const char *name = tflaccel_op_code_name(op->code);
-  return name ? name : "UNKNOWN";
-}
-
 static tflaccel_status check_tensor_indices(const int32_t *indices, uint32_t count,
                                             uint32_t tensor_count, int absent_allowed,
                                             const char *what) {
@@ -464,7 +459,7 @@ static tflaccel_status read_op(reader *r, const fb_table *table, uint32_t tensor
                                model_op *op) {
   tflaccel_status status = fb_read_u32(table, TFLITE_OPERATOR_OPCODE_INDEX, 0, &op->opcode_index);
   if (status) return status;
-  const tflaccel_model *model = r->model;
+  const stored_model *model = r->model;
   if (op->opcode_index >= model->operator_code_count)
     return invalid("opcode index %u is out of range (the model has %u operator codes)",
                    op->opcode_index, model->operator_code_count);
@@ -504,7 +499,7 @@ static tflaccel_status read_op(reader *r, const fb_table *table, uint32_t tensor
 /* ---- Subgraphs ---------------------------------------------------------- */
 
 static tflaccel_status read_subgraph(reader *r, const fb_table *table, model_subgraph *subgraph) {
-  allocation_pool *pool = &r->model->pool;
+  allocation_pool *pool = r->pool;
   tflaccel_status status = fb_read_string(table, TFLITE_SUBGRAPH_NAME, &subgraph->name, NULL);
   if (status) return tflaccel_status_annotate(status, "name");
   if (subgraph->name == NULL) subgraph->name = "";
@@ -562,9 +557,9 @@ static tflaccel_status read_subgraphs(reader *r, const fb_table *root) {
   tflaccel_status status = fb_read_vector(root, TFLITE_MODEL_SUBGRAPHS, 4, &subgraphs, NULL);
   if (status) return tflaccel_status_annotate(status, "subgraphs");
   if (subgraphs.length == 0) return invalid("the model has no subgraphs");
-  tflaccel_model *model = r->model;
+  stored_model *model = r->model;
   model->subgraph_count = subgraphs.length;
-  model->subgraphs = pool_alloc_array(&model->pool, subgraphs.length, sizeof *model->subgraphs);
+  model->subgraphs = pool_alloc_array(r->pool, subgraphs.length, sizeof *model->subgraphs);
   if (model->subgraphs == NULL) return out_of_memory();
   for (uint32_t i = 0; i < subgraphs.length; ++i) {
     fb_table table;
@@ -581,9 +576,9 @@ static tflaccel_status read_metadata(reader *r, const fb_table *root) {
   fb_vector metadata;
   tflaccel_status status = fb_read_vector(root, TFLITE_MODEL_METADATA, 4, &metadata, NULL);
   if (status) return tflaccel_status_annotate(status, "metadata");
-  tflaccel_model *model = r->model;
+  stored_model *model = r->model;
   model->metadata_count = metadata.length;
-  model->metadata_names = pool_alloc_array(&model->pool, metadata.length, sizeof(const char *));
+  model->metadata_names = pool_alloc_array(r->pool, metadata.length, sizeof(const char *));
   if (model->metadata_names == NULL) return out_of_memory();
   for (uint32_t i = 0; i < metadata.length; ++i) {
     fb_table table;
@@ -641,9 +636,9 @@ static tflaccel_status read_signatures(reader *r, const fb_table *root) {
   fb_vector signatures;
   tflaccel_status status = fb_read_vector(root, TFLITE_MODEL_SIGNATURE_DEFS, 4, &signatures, NULL);
   if (status) return tflaccel_status_annotate(status, "signature_defs");
-  tflaccel_model *model = r->model;
+  stored_model *model = r->model;
   model->signature_count = signatures.length;
-  model->signature_keys = pool_alloc_array(&model->pool, signatures.length, sizeof(const char *));
+  model->signature_keys = pool_alloc_array(r->pool, signatures.length, sizeof(const char *));
   if (model->signature_keys == NULL) return out_of_memory();
   for (uint32_t i = 0; i < signatures.length; ++i) {
     fb_table table;
@@ -654,9 +649,10 @@ static tflaccel_status read_signatures(reader *r, const fb_table *root) {
   return NULL;
 }
 
-tflaccel_status tflite_read(tflaccel_model *model) {
-  reader r = {.model = model};
-  fb_file_init(&r.file, model->bytes, model->size);
+tflaccel_status tflite_read(const uint8_t *bytes, size_t size, allocation_pool *pool,
+                            stored_model *model) {
+  reader r = {.model = model, .pool = pool};
+  fb_file_init(&r.file, bytes, size);
   fb_table root;
   tflaccel_status status = fb_root(&r.file, TFLITE_FILE_IDENTIFIER, &root);
   if (status) return status;

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "core/model/model_internal.h"
+#include "core/graph/model_internal.h"
 
 /* Copies the part of `full` (a struct starting with uint32_t struct_size)
  * that the caller's struct has room for, as its struct_size says. */
@@ -31,20 +31,20 @@ static tflaccel_status null_argument(const char *function) {
 tflaccel_status tflaccel_model_get_summary(const tflaccel_model *model,
                                            tflaccel_model_summary *summary) {
   if (model == NULL || summary == NULL) return null_argument("tflaccel_model_get_summary");
-  const model_subgraph *main_graph = &model->subgraphs[0];
+  const model_subgraph *main_graph = &model->stored.subgraphs[0];
   tflaccel_model_summary full = {
     .struct_size = sizeof full,
-    .schema_version = model->schema_version,
-    .subgraph_count = model->subgraph_count,
+    .schema_version = model->stored.schema_version,
+    .subgraph_count = model->stored.subgraph_count,
     .tensor_count = main_graph->tensor_count,
     .op_count = main_graph->op_count,
     .input_count = main_graph->input_count,
     .output_count = main_graph->output_count,
-    .signature_count = model->signature_count,
-    .metadata_count = model->metadata_count,
+    .signature_count = model->stored.signature_count,
+    .metadata_count = model->stored.metadata_count,
     .weight_bytes = model->weight_bytes,
     .peak_activation_bytes = model->peak_activation_bytes,
-    .description = model->description,
+    .description = model->stored.description,
   };
   return copy_out(summary, &full, sizeof full, "tflaccel_model_summary");
 }
@@ -52,7 +52,7 @@ tflaccel_status tflaccel_model_get_summary(const tflaccel_model *model,
 tflaccel_status tflaccel_model_tensor_info(const tflaccel_model *model, uint32_t tensor_index,
                                            tflaccel_tensor_info *info) {
   if (model == NULL || info == NULL) return null_argument("tflaccel_model_tensor_info");
-  const model_subgraph *main_graph = &model->subgraphs[0];
+  const model_subgraph *main_graph = &model->stored.subgraphs[0];
   if (tensor_index >= main_graph->tensor_count)
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT,
                                 "tensor index %u is out of range (subgraph 0 has %u tensors)",
@@ -78,7 +78,7 @@ tflaccel_status tflaccel_model_tensor_info(const tflaccel_model *model, uint32_t
 tflaccel_status tflaccel_model_op_info(const tflaccel_model *model, uint32_t op_index,
                                        tflaccel_op_info *info) {
   if (model == NULL || info == NULL) return null_argument("tflaccel_model_op_info");
-  const model_subgraph *main_graph = &model->subgraphs[0];
+  const model_subgraph *main_graph = &model->stored.subgraphs[0];
   if (op_index >= main_graph->op_count)
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT,
                                 "op index %u is out of range (subgraph 0 has %u ops)", op_index,
@@ -103,7 +103,7 @@ static tflaccel_status graph_tensor(const tflaccel_model *model, uint32_t index,
                                     uint32_t *tensor_index) {
   const char *function = input ? "tflaccel_model_input_tensor" : "tflaccel_model_output_tensor";
   if (model == NULL || tensor_index == NULL) return null_argument(function);
-  const model_subgraph *main_graph = &model->subgraphs[0];
+  const model_subgraph *main_graph = &model->stored.subgraphs[0];
   uint32_t count = input ? main_graph->input_count : main_graph->output_count;
   if (index >= count)
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT,
@@ -124,16 +124,16 @@ tflaccel_status tflaccel_model_output_tensor(const tflaccel_model *model, uint32
 }
 
 const char *tflaccel_model_subgraph_name(const tflaccel_model *model, uint32_t index) {
-  if (model == NULL || index >= model->subgraph_count) return NULL;
-  return model->subgraphs[index].name;
+  if (model == NULL || index >= model->stored.subgraph_count) return NULL;
+  return model->stored.subgraphs[index].name;
 }
 
 const char *tflaccel_model_metadata_name(const tflaccel_model *model, uint32_t index) {
-  if (model == NULL || index >= model->metadata_count) return NULL;
-  return model->metadata_names[index];
+  if (model == NULL || index >= model->stored.metadata_count) return NULL;
+  return model->stored.metadata_names[index];
 }
 
 const char *tflaccel_model_signature_key(const tflaccel_model *model, uint32_t index) {
-  if (model == NULL || index >= model->signature_count) return NULL;
-  return model->signature_keys[index];
+  if (model == NULL || index >= model->stored.signature_count) return NULL;
+  return model->stored.signature_keys[index];
 }

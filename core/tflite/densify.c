@@ -10,9 +10,9 @@
 
 #include <string.h>
 
-#include "core/model/densify.h"
-#include "core/model/flatbuffer.h"
-#include "core/model/tflite_schema.h"
+#include "core/tflite/densify.h"
+#include "core/tflite/flatbuffer.h"
+#include "core/tflite/schema.h"
 
 /* Sparse formats nest a few levels; more is a corrupt file. */
 #define DENSIFY_MAX_LEVELS 16
