@@ -6,8 +6,8 @@ noinst_LTLIBRARIES += libtflaccel_core.la
 lib_LTLIBRARIES += libtflaccel.la
 
 libtflaccel_core_la_SOURCES = \
-	core/config/config.c \
-	core/config/config.h \
+	core/config/ini_config.c \
+	core/config/ini_config.h \
 	core/registry/registry.c \
 	core/registry/registry.h \
 	core/registry/selection.c \

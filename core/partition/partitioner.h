@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "core/config/config.h"
+#include "core/config/ini_config.h"
 #include "tflaccel/accelerator.h"
 
 /* One selected, available accelerator and its answer for every op. */

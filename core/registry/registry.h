@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "core/config/config.h"
+#include "core/config/ini_config.h"
 #include "core/registry/host_services.h"
 #include "tflaccel/accelerator.h"
 

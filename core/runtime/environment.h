@@ -2,7 +2,7 @@
 #ifndef TFLACCEL_CORE_RUNTIME_ENVIRONMENT_H
 #define TFLACCEL_CORE_RUNTIME_ENVIRONMENT_H
 
-#include "core/config/config.h"
+#include "core/config/ini_config.h"
 #include "core/registry/registry.h"
 #include "core/registry/selection.h"
 #include "tflaccel/tflaccel.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/config/config.h"
+#include "core/config/ini_config.h"
 #include "tests/support/test_util.h"
 
 START_TEST(good_file_is_read) {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/config/config.h"
+#include "core/config/ini_config.h"
 #include "core/registry/registry.h"
 #include "core/registry/selection.h"
 #include "tests/support/test_util.h"

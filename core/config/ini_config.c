@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/config/config.h"
+#include "core/config/ini_config.h"
 #include "core/log/log.h"
 #include "core/util/env.h"
 

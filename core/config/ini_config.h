@@ -3,8 +3,8 @@
  * [tflaccel]           global keys (accelerators, precision, threads, ...)
  * [plugin.NAME]        one section per plugin: library, enabled, and any
  *                      other key is an option handed to that plugin. */
-#ifndef TFLACCEL_CORE_CONFIG_CONFIG_H
-#define TFLACCEL_CORE_CONFIG_CONFIG_H
+#ifndef TFLACCEL_CORE_CONFIG_INI_CONFIG_H
+#define TFLACCEL_CORE_CONFIG_INI_CONFIG_H
 
 #include <stdint.h>
 
@@ -24,7 +24,7 @@ typedef struct config_plugin {
   uint32_t option_count;
 } config_plugin;
 
-/* The cost model of the partitioner (see docs/partitioning.md). */
+/* The cost model of the partitioner (README, "The partitioner's cost model"). */
 typedef struct config_cost_model {
   double transfer_us_per_mib;  /* moving 1 MiB between host and a device */
   double dispatch_overhead_us; /* fixed cost of one partition on a device */
