@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "tflaccel/accelerator.h"
 #include "tflaccel/tflaccel.h"
 
 /* The prepared graph of subgraph 0 (after folding): what plugins see.

@@ -8,6 +8,7 @@
 
 #include "core/memory/allocation_pool.h"
 #include "core/tflite/stored_model.h"
+#include "tflaccel/accelerator.h"
 #include "tflaccel/tflaccel.h"
 
 /* A tensor's shape as shape inference knows it. */

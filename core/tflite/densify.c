@@ -13,6 +13,7 @@
 #include "core/tflite/densify.h"
 #include "core/tflite/flatbuffer.h"
 #include "core/tflite/schema.h"
+#include "tflaccel/tflaccel.h"
 
 /* Sparse formats nest a few levels; more is a corrupt file. */
 #define DENSIFY_MAX_LEVELS 16

@@ -12,6 +12,7 @@
 #include "core/tflite/flatbuffer.h"
 #include "core/tflite/reader.h"
 #include "core/tflite/schema.h"
+#include "tflaccel/tflaccel.h"
 
 /* What every read below needs. */
 typedef struct reader {

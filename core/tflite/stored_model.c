@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "core/tflite/stored_model.h"
+#include "tflaccel/tflaccel.h"
 
 const char *model_op_name(const model_op *op) {
   if (op->code == TFLACCEL_OP_CUSTOM && op->custom_code) return op->custom_code;

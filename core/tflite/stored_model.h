@@ -7,7 +7,9 @@
 
 #include <stdint.h>
 
-#include "tflaccel/tflaccel.h"
+#include "tflaccel/ops.h"
+#include "tflaccel/status.h"
+#include "tflaccel/types.h"
 
 /* No tensor may need more bytes than this (64 TiB): larger is a corrupt
  * shape, and sums of tensor sizes then stay far from overflowing. */

@@ -33,8 +33,8 @@
  *     threads and register exit handlers.
  *
  * Threading
- *   - probe(), device_info() and supports_op() are pure and may be called from
- *     any thread at any time.
+ *   - device_count(), device_info() and supports_op() are pure and may be
+ *     called from any thread at any time.
  *   - All other calls on one device are externally synchronized by the core
  *     (never two at once on the same device), from any thread. A plugin whose
  *     API binds state to a thread (OpenGL) must route its calls itself.
@@ -144,13 +144,6 @@ enum {
 
 #define TFLACCEL_NO_TENSOR UINT32_MAX /* an absent optional op input */
 
-typedef struct tflaccel_quantization {
-  uint32_t count;              /* 0: not quantized; 1: per tensor; >1: per axis */
-  const float *scales;         /* count entries */
-  const int32_t *zero_points;  /* count entries */
-  int32_t quantized_dimension; /* the axis of per-axis quantization */
-} tflaccel_quantization;
-
 typedef struct tflaccel_tensor_desc {
   uint32_t struct_size;
   int32_t dtype;       /* tflaccel_dtype */
@@ -200,11 +193,6 @@ typedef struct tflaccel_partition_desc {
   const uint32_t *outputs;
 } tflaccel_partition_desc;
 
-typedef enum tflaccel_precision {
-  TFLACCEL_PRECISION_FP32 = 0, /* compute and store in float32 */
-  TFLACCEL_PRECISION_FP16 = 1, /* float16 allowed for storage and arithmetic */
-} tflaccel_precision;
-
 typedef struct tflaccel_compile_options {
   uint32_t struct_size;
   int32_t precision;        /* tflaccel_precision */
@@ -229,34 +217,6 @@ typedef struct tflaccel_op_support {
   char reason[TFLACCEL_REASON_SIZE]; /* when NO: why, one line, no trailing period */
 } tflaccel_op_support;
 
-typedef enum tflaccel_device_type {
-  TFLACCEL_DEVICE_CPU = 0,
-  TFLACCEL_DEVICE_INTEGRATED_GPU = 1,
-  TFLACCEL_DEVICE_DISCRETE_GPU = 2,
-  TFLACCEL_DEVICE_VIRTUAL_GPU = 3, /* software rasterizers: llvmpipe, lavapipe */
-  TFLACCEL_DEVICE_OTHER = 4,
-} tflaccel_device_type;
-
-enum {
-  TFLACCEL_DEVICE_CAP_FP16_STORAGE = 1u << 0,
-  TFLACCEL_DEVICE_CAP_FP16_ARITHMETIC = 1u << 1,
-  TFLACCEL_DEVICE_CAP_HOST_MEMORY = 1u << 2, /* buffers are host memory: buffer_map works */
-  TFLACCEL_DEVICE_CAP_ASYNC = 1u << 3,       /* execute() may return before completion */
-  TFLACCEL_DEVICE_CAP_IMPORT = 1u << 4,      /* buffer_import() accepts some handle type */
-};
-
-#define TFLACCEL_DEVICE_STRING_SIZE 128
-
-typedef struct tflaccel_device_info {
-  uint32_t struct_size;
-  char name[TFLACCEL_DEVICE_STRING_SIZE];
-  char vendor[TFLACCEL_DEVICE_STRING_SIZE];
-  char driver_version[TFLACCEL_DEVICE_STRING_SIZE];
-  char api_version[TFLACCEL_DEVICE_STRING_SIZE]; /* e.g. "OpenCL 3.0", "Vulkan 1.3.230" */
-  int32_t type;  /* tflaccel_device_type */
-  uint32_t caps; /* TFLACCEL_DEVICE_CAP_* */
-  uint64_t memory_bytes; /* 0 = unknown */
-} tflaccel_device_info;
 
 /* Buffers the application already owns, handed to buffer_import(). */
 typedef enum tflaccel_external_buffer_type {

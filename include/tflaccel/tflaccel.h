@@ -17,7 +17,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tflaccel/accelerator.h"
 #include "tflaccel/ops.h"
 #include "tflaccel/status.h"
 #include "tflaccel/types.h"

@@ -1,4 +1,7 @@
-/* tflaccel element types, shared by the public API and the accelerator ABI. */
+/* Types shared by the public API (tflaccel.h) and the accelerator ABI
+ * (accelerator.h): element types, quantization, precision, device facts.
+ * Applications get them without the plugin ABI. The ABI's rules apply to
+ * them (fixed-width fields, append only, enum values never renumbered). */
 #ifndef TFLACCEL_TYPES_H
 #define TFLACCEL_TYPES_H
 
@@ -34,6 +37,47 @@ typedef enum tflaccel_dtype {
 } tflaccel_dtype;
 
 #define TFLACCEL_DTYPE_COUNT 19
+
+typedef struct tflaccel_quantization {
+  uint32_t count;              /* 0: not quantized; 1: per tensor; >1: per axis */
+  const float *scales;         /* count entries */
+  const int32_t *zero_points;  /* count entries */
+  int32_t quantized_dimension; /* the axis of per-axis quantization */
+} tflaccel_quantization;
+
+typedef enum tflaccel_precision {
+  TFLACCEL_PRECISION_FP32 = 0, /* compute and store in float32 */
+  TFLACCEL_PRECISION_FP16 = 1, /* float16 allowed for storage and arithmetic */
+} tflaccel_precision;
+
+typedef enum tflaccel_device_type {
+  TFLACCEL_DEVICE_CPU = 0,
+  TFLACCEL_DEVICE_INTEGRATED_GPU = 1,
+  TFLACCEL_DEVICE_DISCRETE_GPU = 2,
+  TFLACCEL_DEVICE_VIRTUAL_GPU = 3, /* software rasterizers: llvmpipe, lavapipe */
+  TFLACCEL_DEVICE_OTHER = 4,
+} tflaccel_device_type;
+
+enum {
+  TFLACCEL_DEVICE_CAP_FP16_STORAGE = 1u << 0,
+  TFLACCEL_DEVICE_CAP_FP16_ARITHMETIC = 1u << 1,
+  TFLACCEL_DEVICE_CAP_HOST_MEMORY = 1u << 2, /* buffers are host memory: buffer_map works */
+  TFLACCEL_DEVICE_CAP_ASYNC = 1u << 3,       /* execute() may return before completion */
+  TFLACCEL_DEVICE_CAP_IMPORT = 1u << 4,      /* buffer_import() accepts some handle type */
+};
+
+#define TFLACCEL_DEVICE_STRING_SIZE 128
+
+typedef struct tflaccel_device_info {
+  uint32_t struct_size;
+  char name[TFLACCEL_DEVICE_STRING_SIZE];
+  char vendor[TFLACCEL_DEVICE_STRING_SIZE];
+  char driver_version[TFLACCEL_DEVICE_STRING_SIZE];
+  char api_version[TFLACCEL_DEVICE_STRING_SIZE]; /* e.g. "OpenCL 3.0", "Vulkan 1.3.230" */
+  int32_t type;  /* tflaccel_device_type */
+  uint32_t caps; /* TFLACCEL_DEVICE_CAP_* */
+  uint64_t memory_bytes; /* 0 = unknown */
+} tflaccel_device_info;
 
 #ifdef __cplusplus
 }
