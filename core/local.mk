@@ -28,8 +28,7 @@ libtflaccel_core_la_SOURCES = \
 	core/registry/host_services.c \
 	core/registry/host_services.h \
 	core/status/status.c \
-	core/util/dtype.c \
-	core/model/op_names.c \
+	core/runtime/library_info.c \
 	core/memory/allocation_pool.c \
 	core/memory/allocation_pool.h \
 	core/memory/arena_planner.c \
@@ -37,7 +36,7 @@ libtflaccel_core_la_SOURCES = \
 
 libtflaccel_core_la_CPPFLAGS = $(AM_CPPFLAGS) $(PATH_DEFINES)
 libtflaccel_core_la_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS) $(PTHREAD_CFLAGS)
-libtflaccel_core_la_LIBADD = $(INIH_LIBS) $(PTHREAD_LIBS)
+libtflaccel_core_la_LIBADD = core/facts/libtflaccel_facts.la $(INIH_LIBS) $(PTHREAD_LIBS)
 
 libtflaccel_la_SOURCES =
 libtflaccel_la_LIBADD = libtflaccel_core.la
@@ -45,5 +44,6 @@ libtflaccel_la_LIBADD = libtflaccel_core.la
 libtflaccel_la_LDFLAGS = -version-info 0:0:0 -no-undefined \
 	-export-symbols-regex '^tflaccel_'
 
+include $(srcdir)/core/facts/local.mk
 include $(srcdir)/core/tflite/local.mk
 include $(srcdir)/core/graph/local.mk

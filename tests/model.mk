@@ -99,11 +99,15 @@ FUZZ_LOADER_FILES = \
 	core/graph/model_api.c \
 	core/graph/prepared_graph.c \
 	core/graph/shape_inference.c \
-	core/model/op_names.c \
+	core/facts/axis.c \
+	core/facts/conv_geometry.c \
+	core/facts/dtype.c \
+	core/facts/half.c \
+	core/facts/op_names.c \
 	core/memory/allocation_pool.c \
 	core/memory/arena_planner.c \
-	core/status/status.c \
-	core/util/dtype.c
+	core/runtime/library_info.c \
+	core/status/status.c
 EXTRA_DIST += tests/fuzz/fuzz_model_loader.c
 
 tests/fuzz/fuzz_model_loader: $(FUZZ_LOADER_FILES:%=$(srcdir)/%)

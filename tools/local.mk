@@ -1,4 +1,5 @@
-# The tflaccel command-line tool. It uses only the public API. Its commands
+# The tflaccel command-line tool. It uses only the public API (and the
+# facts library, which is not the core). Its commands
 # live in a convenience library so that tests can run them in-process.
 noinst_LTLIBRARIES += tools/libtflaccel_cli.la
 bin_PROGRAMS += tflaccel
@@ -16,8 +17,6 @@ tools_libtflaccel_cli_la_SOURCES = \
 	tools/tflaccel/inspect_plan.h \
 	tools/tflaccel/cmd_plugins.c \
 	tools/tflaccel/cmd_run.c \
-	tools/tflaccel/half.c \
-	tools/tflaccel/half.h \
 	tools/tflaccel/input_generator.c \
 	tools/tflaccel/input_generator.h \
 	tools/tflaccel/cmd_bench.c \
@@ -38,4 +37,5 @@ tools_libtflaccel_cli_la_SOURCES = \
 	tools/tflaccel/bench_random_inputs.h \
 	tools/tflaccel/bench_tensor_values.c \
 	tools/tflaccel/bench_tensor_values.h
-tools_libtflaccel_cli_la_LIBADD = -lm
+# The facts library gives half <-> float; the rest goes through the public API.
+tools_libtflaccel_cli_la_LIBADD = core/facts/libtflaccel_facts.la -lm

@@ -5,40 +5,17 @@
 
 #include <string.h>
 
+#include "core/facts/dtype.h"
+#include "core/facts/half.h"
+#include "core/graph/folding.h"
 #include "core/tflite/densify.h"
 #include "core/tflite/flatbuffer.h"
-#include "core/graph/folding.h"
 
 /* A sparse tensor may expand a lot, but a corrupt shape must not make the
  * loader allocate without bound: a folded constant may be at most this many
  * times the file (plus 1 MiB) and at most 4 GiB. */
 #define FOLD_EXPANSION_LIMIT 256
 #define FOLD_ABSOLUTE_LIMIT (UINT64_C(4) << 30)
-
-float half_to_float(uint16_t half) {
-  uint32_t sign = (uint32_t)(half >> 15) << 31;
-  uint32_t exponent = (half >> 10) & 0x1f;
-  uint32_t mantissa = half & 0x3ff;
-  uint32_t bits;
-  if (exponent == 0x1f) {
-    bits = sign | 0x7f800000u | mantissa << 13; /* infinity, NaN (payload kept) */
-  } else if (exponent != 0) {
-    bits = sign | (exponent + 127 - 15) << 23 | mantissa << 13;
-  } else if (mantissa == 0) {
-    bits = sign; /* signed zero */
-  } else {
-    /* Subnormal: shift the leading 1 up to the implicit bit. */
-    uint32_t shift = 0;
-    while ((mantissa & 0x400) == 0) {
-      mantissa <<= 1;
-      ++shift;
-    }
-    bits = sign | (127 - 15 + 1 - shift) << 23 | (mantissa & 0x3ff) << 13;
-  }
-  float value;
-  memcpy(&value, &bits, sizeof value);
-  return value;
-}
 
 typedef struct fold_context {
   tflaccel_model *model;
@@ -89,12 +66,12 @@ static tflaccel_status fold_densify(fold_context *c, uint32_t o) {
   if (dense->dtype != sparse->dtype)
     return tflaccel_status_make(TFLACCEL_INVALID_MODEL,
                                 "op %u (DENSIFY): output type %s differs from the input's %s", o,
-                                tflaccel_dtype_name(dense->dtype),
-                                tflaccel_dtype_name(sparse->dtype));
+                                dtype_name(dense->dtype),
+                                dtype_name(sparse->dtype));
   uint64_t elements = sparse->element_count;
   if (shape_elements(&c->model->shapes[output]) != elements) return NULL;
   void *memory;
-  uint64_t bytes = elements * tflaccel_dtype_size(sparse->dtype);
+  uint64_t bytes = elements * dtype_size(sparse->dtype);
   tflaccel_status status = allocate_folded(c, o, bytes, &memory);
   if (status) return status;
   status = densify_tensor(sparse, memory);

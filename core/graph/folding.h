@@ -12,7 +12,4 @@
  * shape_inference_run. */
 tflaccel_status fold_constants(tflaccel_model *model);
 
-/* IEEE half -> float, exactly (every half is a float). */
-float half_to_float(uint16_t half);
-
 #endif

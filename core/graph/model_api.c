@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "core/facts/op_names.h"
 #include "core/graph/model_internal.h"
 
 /* Copies the part of `full` (a struct starting with uint32_t struct_size)
@@ -84,7 +85,7 @@ tflaccel_status tflaccel_model_op_info(const tflaccel_model *model, uint32_t op_
                                 "op index %u is out of range (subgraph 0 has %u ops)", op_index,
                                 main_graph->op_count);
   const model_op *op = &main_graph->ops[op_index];
-  const char *name = tflaccel_op_code_name(op->code);
+  const char *name = op_code_name(op->code);
   tflaccel_op_info full = {
     .struct_size = sizeof full,
     .code = op->code,

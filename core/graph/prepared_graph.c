@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "core/facts/dtype.h"
 #include "core/memory/arena_planner.h"
 #include "core/graph/prepared_graph.h"
 
@@ -20,7 +21,7 @@ static tflaccel_status shape_bytes(const model_shape *shape, int32_t dtype, uint
                                    uint64_t *bytes) {
   *bytes = 0;
   if (!shape->known) return NULL;
-  uint64_t count = tflaccel_dtype_size(dtype);
+  uint64_t count = dtype_size(dtype);
   for (uint32_t i = 0; i < shape->rank; ++i) {
     uint64_t dim = (uint64_t)shape->dims[i];
     if (dim != 0 && count > MODEL_MAX_TENSOR_BYTES / dim)

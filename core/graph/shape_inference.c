@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/facts/axis.h"
+#include "core/facts/conv_geometry.h"
+#include "core/graph/shape_inference.h"
 #include "core/tflite/builtin_options.h"
 #include "core/tflite/flatbuffer.h"
-#include "core/graph/shape_inference.h"
 
 /* Ranks above this are never computed (no op here produces one). */
 #define SHAPE_MAX_RANK 16
@@ -139,12 +141,6 @@ static int constant_ints(const shape_context *c, uint32_t i, int64_t *values, ui
   return 1;
 }
 
-/* Normalizes a possibly negative axis into [0, rank); -1 when out of range. */
-static int32_t normalize_axis(int64_t axis, uint32_t rank) {
-  if (axis < 0) axis += rank;
-  return axis >= 0 && axis < (int64_t)rank ? (int32_t)axis : -1;
-}
-
 static tflaccel_status check_padding(const shape_context *c, int32_t padding) {
   if (padding == TFLACCEL_PADDING_SAME || padding == TFLACCEL_PADDING_VALID) return NULL;
   return op_error(c, "padding %d is neither SAME (0) nor VALID (1)", padding);
@@ -159,15 +155,6 @@ static tflaccel_status check_window(const shape_context *c, const char *what, in
                                     int32_t h) {
   if (w >= 1 && h >= 1) return NULL;
   return op_error(c, "%s %dx%d (width x height) must be at least 1", what, w, h);
-}
-
-/* Output size of a sliding window along one axis; <= 0 when it does not fit. */
-static int64_t window_output(int32_t padding, int64_t in, int64_t filter, int64_t stride,
-                             int64_t dilation) {
-  if (padding == TFLACCEL_PADDING_SAME) return (in + stride - 1) / stride;
-  int64_t effective = (filter - 1) * dilation + 1;
-  if (in < effective) return 0;
-  return (in - effective + stride) / stride;
 }
 
 static const char *padding_name(int32_t padding) {
@@ -233,10 +220,10 @@ static tflaccel_status infer_conv_2d(shape_context *c) {
       filter->dims[0] > 0)
     return op_error(c, "bias has %llu elements, the filter %d output channels",
                     (unsigned long long)element_count(bias->rank, bias->dims), filter->dims[0]);
-  int64_t height = window_output(p->padding, input->dims[1], filter->dims[1], p->stride_h,
-                                 p->dilation_h);
-  int64_t width = window_output(p->padding, input->dims[2], filter->dims[2], p->stride_w,
-                                p->dilation_w);
+  int32_t height = conv_output_size(p->padding, input->dims[1], filter->dims[1], p->stride_h,
+                                    p->dilation_h);
+  int32_t width = conv_output_size(p->padding, input->dims[2], filter->dims[2], p->stride_w,
+                                   p->dilation_w);
   char ti[160], tf[160], because[512];
   snprintf(because, sizeof because,
            "input %s with filter %s, stride %dx%d, dilation %dx%d and %s padding",
@@ -244,7 +231,7 @@ static tflaccel_status infer_conv_2d(shape_context *c) {
            shape_text(tf, sizeof tf, filter->rank, filter->dims), p->stride_w, p->stride_h,
            p->dilation_w, p->dilation_h, padding_name(p->padding));
   if (height <= 0 || width <= 0) return op_error(c, "the filter does not fit: %s", because);
-  dims expected = {4, {input->dims[0], (int32_t)height, (int32_t)width, filter->dims[0]}};
+  dims expected = {4, {input->dims[0], height, width, filter->dims[0]}};
   return expect_output(c, 0, &expected, because);
 }
 
@@ -272,10 +259,10 @@ static tflaccel_status infer_depthwise_conv_2d(shape_context *c) {
       output_channels > 0)
     return op_error(c, "bias has %llu elements, the filter %d channels",
                     (unsigned long long)element_count(bias->rank, bias->dims), output_channels);
-  int64_t height = window_output(p->padding, input->dims[1], filter->dims[1], p->stride_h,
-                                 p->dilation_h);
-  int64_t width = window_output(p->padding, input->dims[2], filter->dims[2], p->stride_w,
-                                p->dilation_w);
+  int32_t height = conv_output_size(p->padding, input->dims[1], filter->dims[1], p->stride_h,
+                                    p->dilation_h);
+  int32_t width = conv_output_size(p->padding, input->dims[2], filter->dims[2], p->stride_w,
+                                   p->dilation_w);
   char ti[160], tf[160], because[512];
   snprintf(because, sizeof because,
            "input %s with filter %s, stride %dx%d, dilation %dx%d and %s padding",
@@ -283,7 +270,7 @@ static tflaccel_status infer_depthwise_conv_2d(shape_context *c) {
            shape_text(tf, sizeof tf, filter->rank, filter->dims), p->stride_w, p->stride_h,
            p->dilation_w, p->dilation_h, padding_name(p->padding));
   if (height <= 0 || width <= 0) return op_error(c, "the filter does not fit: %s", because);
-  dims expected = {4, {input->dims[0], (int32_t)height, (int32_t)width, output_channels}};
+  dims expected = {4, {input->dims[0], height, width, output_channels}};
   return expect_output(c, 0, &expected, because);
 }
 
@@ -298,14 +285,14 @@ static tflaccel_status infer_pool_2d(shape_context *c) {
   const model_shape *input = known_input(c, 0);
   if (input == NULL) return NULL;
   if ((status = require_rank(c, input, "input", 4))) return status;
-  int64_t height = window_output(p->padding, input->dims[1], p->filter_h, p->stride_h, 1);
-  int64_t width = window_output(p->padding, input->dims[2], p->filter_w, p->stride_w, 1);
+  int32_t height = conv_output_size(p->padding, input->dims[1], p->filter_h, p->stride_h, 1);
+  int32_t width = conv_output_size(p->padding, input->dims[2], p->filter_w, p->stride_w, 1);
   char ti[160], because[512];
   snprintf(because, sizeof because, "input %s with a %dx%d window, stride %dx%d and %s padding",
            shape_text(ti, sizeof ti, input->rank, input->dims), p->filter_w, p->filter_h,
            p->stride_w, p->stride_h, padding_name(p->padding));
   if (height <= 0 || width <= 0) return op_error(c, "the window does not fit: %s", because);
-  dims expected = {4, {input->dims[0], (int32_t)height, (int32_t)width, input->dims[3]}};
+  dims expected = {4, {input->dims[0], height, width, input->dims[3]}};
   return expect_output(c, 0, &expected, because);
 }
 
@@ -342,8 +329,7 @@ static tflaccel_status infer_transpose_conv(shape_context *c) {
 }
 
 /* MediaPipe's Convolution2DTransposeBias: input [N,H,W,I], weights [O,KH,KW,I],
- * bias [O]; out = stride * (in - 1) + kernel - padding, where SAME padding is
- * max(0, kernel - (in - 1) % stride - 1) and VALID none. */
+ * bias [O]; the output size is transpose_conv_bias_output_size's. */
 static tflaccel_status infer_transpose_conv_bias(shape_context *c) {
   const tflaccel_transpose_conv_bias_params *p = &c->op->params.transpose_conv_bias;
   tflaccel_status status = require_io(c, 3, 1);
@@ -359,26 +345,22 @@ static tflaccel_status infer_transpose_conv_bias(shape_context *c) {
                     input->dims[3]);
   if (bias && (bias->rank != 1 || bias->dims[0] != weights->dims[0]))
     return op_error(c, "bias must have shape [%d]", weights->dims[0]);
-  int64_t out[2];
+  int32_t out[2];
   int32_t in[2] = {input->dims[1], input->dims[2]};
   int32_t kernel[2] = {weights->dims[1], weights->dims[2]};
   int32_t stride[2] = {p->stride_h, p->stride_w};
   for (int i = 0; i < 2; ++i) {
-    int64_t pad = 0;
-    if (p->padding == TFLACCEL_PADDING_SAME && in[i] > 0) {
-      pad = (int64_t)kernel[i] - (in[i] - 1) % stride[i] - 1;
-      if (pad < 0) pad = 0;
-    }
-    out[i] = (int64_t)stride[i] * (in[i] - 1) + kernel[i] - pad;
-    if (out[i] <= 0 || out[i] > INT32_MAX)
-      return op_error(c, "output size %lld along axis %d is not valid", (long long)out[i], i + 1);
+    out[i] = transpose_conv_bias_output_size(p->padding, in[i], kernel[i], stride[i]);
+    if (out[i] < 1)
+      return op_error(c, "no valid output size along axis %d: input %d, kernel %d, stride %d",
+                      i + 1, in[i], kernel[i], stride[i]);
   }
   char ti[160], tw[160], because[512];
   snprintf(because, sizeof because, "input %s with weights %s, stride %dx%d and %s padding",
            shape_text(ti, sizeof ti, input->rank, input->dims),
            shape_text(tw, sizeof tw, weights->rank, weights->dims), p->stride_w, p->stride_h,
            padding_name(p->padding));
-  dims expected = {4, {input->dims[0], (int32_t)out[0], (int32_t)out[1], weights->dims[0]}};
+  dims expected = {4, {input->dims[0], out[0], out[1], weights->dims[0]}};
   return expect_output(c, 0, &expected, because);
 }
 
@@ -527,7 +509,7 @@ static tflaccel_status infer_concatenation(shape_context *c) {
   if (first == NULL) return NULL;
   for (uint32_t i = 1; i < c->op->input_count; ++i)
     if (known_input(c, i) == NULL) return NULL;
-  int32_t axis = normalize_axis(p->axis, first->rank);
+  int32_t axis = axis_normalize(p->axis, first->rank);
   if (axis < 0) return op_error(c, "axis %d is outside the rank-%u inputs", p->axis, first->rank);
   dims expected;
   copy_dims(&expected, first);
@@ -570,7 +552,7 @@ static tflaccel_status infer_pack(shape_context *c) {
                       shape_text(t0, sizeof t0, first->rank, first->dims));
     }
   }
-  int32_t axis = normalize_axis(p->axis, first->rank + 1);
+  int32_t axis = axis_normalize(p->axis, first->rank + 1);
   if (axis < 0) return op_error(c, "axis %d is outside the rank-%u output", p->axis, first->rank + 1);
   dims expected;
   expected.rank = first->rank + 1;
@@ -585,7 +567,7 @@ static tflaccel_status infer_unpack(shape_context *c) {
   if (status) return status;
   const model_shape *input = known_input(c, 0);
   if (input == NULL) return NULL;
-  int32_t axis = normalize_axis(p->axis, input->rank);
+  int32_t axis = axis_normalize(p->axis, input->rank);
   if (axis < 0) return op_error(c, "axis %d is outside the rank-%u input", p->axis, input->rank);
   if ((uint32_t)input->dims[axis] != c->op->output_count)
     return op_error(c, "axis %d has %d entries but the op has %u outputs", axis,
@@ -689,7 +671,7 @@ static tflaccel_status infer_squeeze(shape_context *c) {
   if (input == NULL) return NULL;
   uint8_t squeezed[SHAPE_MAX_RANK] = {0};
   for (int32_t k = 0; k < p->squeeze_dims_count; ++k) {
-    int32_t axis = normalize_axis(p->squeeze_dims[k], input->rank);
+    int32_t axis = axis_normalize(p->squeeze_dims[k], input->rank);
     if (axis < 0 || input->dims[axis] != 1)
       return op_error(c, "squeeze dimension %d is not an axis of size 1", p->squeeze_dims[k]);
     squeezed[axis] = 1;
@@ -711,7 +693,7 @@ static tflaccel_status infer_expand_dims(shape_context *c) {
   if (input == NULL || input->rank + 1 > SHAPE_MAX_RANK || !constant_ints(c, 1, &axis_value, 1, &count) ||
       count != 1)
     return NULL;
-  int32_t axis = normalize_axis(axis_value, input->rank + 1);
+  int32_t axis = axis_normalize(axis_value, input->rank + 1);
   if (axis < 0) return op_error(c, "axis %lld is outside the rank-%u output", (long long)axis_value,
                                 input->rank + 1);
   dims expected = {input->rank + 1, {0}};
@@ -732,7 +714,7 @@ static tflaccel_status infer_transpose(shape_context *c) {
   uint8_t seen[SHAPE_MAX_RANK] = {0};
   dims expected = {count, {0}};
   for (uint32_t k = 0; k < count; ++k) {
-    int32_t axis = normalize_axis(permutation[k], count);
+    int32_t axis = axis_normalize(permutation[k], count);
     if (axis < 0 || seen[axis])
       return op_error(c, "permutation entry %u (%lld) is not a permutation of 0..%u", k,
                       (long long)permutation[k], count - 1);
@@ -838,7 +820,7 @@ static tflaccel_status infer_reduce(shape_context *c) {
   if (input == NULL || !constant_ints(c, 1, axes, SHAPE_MAX_RANK * 2, &count)) return NULL;
   uint8_t reduced[SHAPE_MAX_RANK] = {0};
   for (uint32_t k = 0; k < count; ++k) {
-    int32_t axis = normalize_axis(axes[k], input->rank);
+    int32_t axis = axis_normalize(axes[k], input->rank);
     if (axis < 0)
       return op_error(c, "axis %lld is outside the rank-%u input", (long long)axes[k], input->rank);
     reduced[axis] = 1;
@@ -859,7 +841,7 @@ static tflaccel_status infer_arg(shape_context *c) {
   int64_t axis_value;
   uint32_t count;
   if (input == NULL || !constant_ints(c, 1, &axis_value, 1, &count) || count != 1) return NULL;
-  int32_t axis = normalize_axis(axis_value, input->rank);
+  int32_t axis = axis_normalize(axis_value, input->rank);
   if (axis < 0)
     return op_error(c, "axis %lld is outside the rank-%u input", (long long)axis_value, input->rank);
   dims expected = {0, {0}};
@@ -875,7 +857,7 @@ static tflaccel_status infer_gather(shape_context *c) {
   if (status) return status;
   const model_shape *params = known_input(c, 0), *indices = known_input(c, 1);
   if (params == NULL || indices == NULL) return NULL;
-  int32_t axis = normalize_axis(p->axis, params->rank);
+  int32_t axis = axis_normalize(p->axis, params->rank);
   if (axis < 0) return op_error(c, "axis %d is outside the rank-%u params", p->axis, params->rank);
   int32_t batch_dims = p->batch_dims < 0 ? p->batch_dims + (int32_t)indices->rank : p->batch_dims;
   if (batch_dims < 0 || batch_dims > axis || (uint32_t)batch_dims > indices->rank)
@@ -921,7 +903,7 @@ static tflaccel_status infer_split(shape_context *c) {
   int64_t axis_value;
   uint32_t count;
   if (input == NULL || !constant_ints(c, 0, &axis_value, 1, &count) || count != 1) return NULL;
-  int32_t axis = normalize_axis(axis_value, input->rank);
+  int32_t axis = axis_normalize(axis_value, input->rank);
   if (axis < 0)
     return op_error(c, "axis %lld is outside the rank-%u input", (long long)axis_value, input->rank);
   if (input->dims[axis] % splits != 0)

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/facts/op_names.h"
 #include "core/log/log.h"
 #include "core/partition/partitioner.h"
 #include "tflaccel/tflaccel.h"
@@ -90,7 +91,7 @@ static tflaccel_status links_build(const tflaccel_graph_view *graph, const uint3
 static const char *op_name(const tflaccel_graph_view *graph, uint32_t op) {
   const tflaccel_op_desc *desc = &graph->ops[op];
   if (desc->code == TFLACCEL_OP_CUSTOM && desc->custom_code != NULL) return desc->custom_code;
-  const char *name = tflaccel_op_code_name(desc->code);
+  const char *name = op_code_name(desc->code);
   return name ? name : "UNKNOWN";
 }
 

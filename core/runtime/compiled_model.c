@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/facts/dtype.h"
+#include "core/facts/op_names.h"
 #include "core/log/log.h"
 #include "core/memory/arena_planner.h"
 #include "core/graph/model.h"
@@ -33,7 +35,7 @@ void tflaccel_compilation_options_init(tflaccel_compilation_options *options) {
 
 static const char *op_display_name(const tflaccel_op_desc *op) {
   if (op->code == TFLACCEL_OP_CUSTOM && op->custom_code != NULL) return op->custom_code;
-  const char *name = tflaccel_op_code_name(op->code);
+  const char *name = op_code_name(op->code);
   return name ? name : "UNKNOWN";
 }
 
@@ -578,8 +580,8 @@ static tflaccel_status check_buffer(const tflaccel_compiled_model *compiled, con
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "%s %u: no buffer given", role, index);
   if (buffer->dtype != desc->dtype)
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "%s %u (%s): buffer is %s, the model wants %s",
-                                role, index, desc->name, tflaccel_dtype_name(buffer->dtype),
-                                tflaccel_dtype_name(desc->dtype));
+                                role, index, desc->name, dtype_name(buffer->dtype),
+                                dtype_name(desc->dtype));
   int same_shape = buffer->rank == desc->rank;
   for (uint32_t d = 0; same_shape && d < desc->rank; ++d)
     same_shape = buffer->shape[d] == desc->dims[d];

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/facts/dtype.h"
 #include "core/runtime/tensor_buffer.h"
 
 tflaccel_status tflaccel_tensor_buffer_create(int32_t dtype, uint32_t rank, const int32_t *shape,
@@ -10,10 +11,10 @@ tflaccel_status tflaccel_tensor_buffer_create(int32_t dtype, uint32_t rank, cons
   if (buffer_out == NULL || (rank > 0 && shape == NULL))
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "tensor buffer: NULL argument");
   *buffer_out = NULL;
-  size_t element_size = tflaccel_dtype_size(dtype);
+  size_t element_size = dtype_size(dtype);
   if (element_size == 0)
     return tflaccel_status_make(TFLACCEL_UNSUPPORTED, "tensor buffer: dtype %s (%d) has no fixed size",
-                                tflaccel_dtype_name(dtype), (int)dtype);
+                                dtype_name(dtype), (int)dtype);
   if (rank > TENSOR_BUFFER_MAX_RANK)
     return tflaccel_status_make(TFLACCEL_UNSUPPORTED, "tensor buffer: rank %u exceeds %d", rank,
                                 TENSOR_BUFFER_MAX_RANK);

@@ -10,10 +10,10 @@
 
 #include <string.h>
 
+#include "core/facts/dtype.h"
 #include "core/tflite/densify.h"
 #include "core/tflite/flatbuffer.h"
 #include "core/tflite/schema.h"
-#include "tflaccel/tflaccel.h"
 
 /* Sparse formats nest a few levels; more is a corrupt file. */
 #define DENSIFY_MAX_LEVELS 16
@@ -127,13 +127,13 @@ tflaccel_status densify_tensor(const model_tensor *tensor, uint8_t *dense) {
   if (walk.levels > DENSIFY_MAX_LEVELS)
     return tflaccel_status_make(TFLACCEL_UNSUPPORTED, "%u sparse levels, at most %d supported",
                                 walk.levels, DENSIFY_MAX_LEVELS);
-  walk.element_size = tflaccel_dtype_size(tensor->dtype);
+  walk.element_size = dtype_size(tensor->dtype);
   if (walk.element_size == 0)
     return tflaccel_status_make(TFLACCEL_UNSUPPORTED, "sparse %s tensors are not supported",
-                                tflaccel_dtype_name(tensor->dtype));
+                                dtype_name(tensor->dtype));
   if (tensor->data_size % walk.element_size != 0)
     return invalid("%llu bytes of values are not a whole number of %s elements",
-                   (unsigned long long)tensor->data_size, tflaccel_dtype_name(tensor->dtype));
+                   (unsigned long long)tensor->data_size, dtype_name(tensor->dtype));
   walk.value_count = tensor->data_size / walk.element_size;
   uint64_t stride = 1;
   for (uint32_t d = tensor->rank; d-- > 0;) {

@@ -8,11 +8,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/facts/dtype.h"
 #include "core/tflite/builtin_options.h"
 #include "core/tflite/flatbuffer.h"
 #include "core/tflite/reader.h"
 #include "core/tflite/schema.h"
-#include "tflaccel/tflaccel.h"
 
 /* What every read below needs. */
 typedef struct reader {
@@ -325,7 +325,7 @@ static tflaccel_status size_tensor(model_tensor *tensor) {
     elements *= (uint64_t)dim;
   }
   tensor->element_count = unknown ? 0 : elements;
-  uint64_t element_size = tflaccel_dtype_size(tensor->dtype);
+  uint64_t element_size = dtype_size(tensor->dtype);
   if (element_size != 0 && tensor->element_count > MODEL_MAX_TENSOR_BYTES / element_size) {
     char shape[160];
     return invalid("shape %s needs more than %llu bytes",
@@ -345,7 +345,7 @@ static tflaccel_status read_tensor_data(reader *r, model_tensor *tensor) {
   tensor->data_size = buffer->size;
   /* Kernels read constants as typed arrays: a buffer a writer left
    * misaligned for its type is copied once; aligned ones stay in place. */
-  uint64_t alignment = tflaccel_dtype_size(tensor->dtype);
+  uint64_t alignment = dtype_size(tensor->dtype);
   if (alignment > 8) alignment = 8;
   if (alignment > 1 && (uintptr_t)tensor->data % alignment != 0) {
     if (buffer->size > SIZE_MAX) return out_of_memory();
@@ -401,12 +401,12 @@ static tflaccel_status read_tensor(reader *r, const fb_table *table, uint32_t in
   if (status == NULL) status = read_tensor_data(r, tensor);
   if (status == NULL) status = size_tensor(tensor);
   if (status == NULL && tensor->data && tensor->sparsity == NULL &&
-      tflaccel_dtype_size(tensor->dtype) != 0 && tensor->data_size != tensor->byte_size) {
+      dtype_size(tensor->dtype) != 0 && tensor->data_size != tensor->byte_size) {
     char shape[160];
     status = invalid("buffer %u holds %" PRIu64 " bytes, but shape %s of %s needs %" PRIu64,
                      tensor->buffer, tensor->data_size,
                      format_shape(shape, sizeof shape, tensor->rank, tensor->shape),
-                     tflaccel_dtype_name(tensor->dtype), tensor->byte_size);
+                     dtype_name(tensor->dtype), tensor->byte_size);
   }
   if (status) {
     if (tensor->name)

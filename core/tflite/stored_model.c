@@ -1,11 +1,11 @@
 /* Helpers on the stored form of a model. */
 #include "config.h"
 
+#include "core/facts/op_names.h"
 #include "core/tflite/stored_model.h"
-#include "tflaccel/tflaccel.h"
 
 const char *model_op_name(const model_op *op) {
   if (op->code == TFLACCEL_OP_CUSTOM && op->custom_code) return op->custom_code;
-  const char *name = tflaccel_op_code_name(op->code);
+  const char *name = op_code_name(op->code);
   return name ? name : "UNKNOWN";
 }

@@ -45,14 +45,12 @@ plugins_libcpu_ref_impl_la_SOURCES = \
 	plugins/cpu_ref/kernels/generic/softmax.c \
 	plugins/cpu_ref/kernels/generic/strided_slice.c \
 	plugins/cpu_ref/kernels/generic/transpose.c \
-	plugins/cpu_ref/kernels/generic/transpose_conv.c \
-	core/model/op_names.c \
-	core/util/dtype.c
-# op_names.c and dtype.c are compiled in (not linked from the core): a plugin
-# links nothing of the core, and its messages still name ops and types.
+	plugins/cpu_ref/kernels/generic/transpose_conv.c
 plugins_libcpu_ref_impl_la_CPPFLAGS = $(AM_CPPFLAGS)
 plugins_libcpu_ref_impl_la_CFLAGS = $(PLUGIN_C_FLAGS) $(PTHREAD_CFLAGS)
-plugins_libcpu_ref_impl_la_LIBADD = $(PTHREAD_LIBS)
+# A plugin links nothing of the core; the facts library (op and dtype
+# names, half, window geometry) is made to be linked by plugins.
+plugins_libcpu_ref_impl_la_LIBADD = core/facts/libtflaccel_facts.la $(PTHREAD_LIBS)
 
 plugins_libcpu_ref_la_SOURCES =
 plugins_libcpu_ref_la_LIBADD = plugins/libcpu_ref_impl.la

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/facts/dtype.h"
 #include "tests/conformance/conformance_graph.h"
 
 void cf_graph_init(cf_graph *graph, uint32_t seed) {
@@ -40,15 +41,6 @@ int64_t cf_elements(const tflaccel_tensor_desc *tensor) {
   int64_t count = 1;
   for (uint32_t d = 0; d < tensor->rank; ++d) count *= tensor->dims[d];
   return count;
-}
-
-static size_t dtype_size(int32_t dtype) {
-  switch (dtype) {
-    case TFLACCEL_DTYPE_BOOL:
-    case TFLACCEL_DTYPE_INT8:
-    case TFLACCEL_DTYPE_UINT8: return 1;
-    default: return 4;
-  }
 }
 
 uint32_t cf_tensor(cf_graph *graph, int32_t dtype, uint32_t rank, const int32_t *dims) {

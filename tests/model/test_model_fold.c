@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/graph/folding.h"
+#include "core/facts/half.h"
 #include "core/graph/model.h"
 #include "tests/model/test_support.h"
 #include "tests/model/tflite_builder.h"

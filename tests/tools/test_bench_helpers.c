@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/facts/half.h"
 #include "tests/support/test_util.h"
 #include "tflaccel/types.h"
 #include "tools/tflaccel/bench_clock.h"
@@ -16,7 +17,6 @@
 #include "tools/tflaccel/bench_memory.h"
 #include "tools/tflaccel/bench_random_inputs.h"
 #include "tools/tflaccel/bench_tensor_values.h"
-#include "tools/tflaccel/half.h"
 #include "tools/tflaccel/stats.h"
 
 static void add_all(run_stats *stats, const double *values, size_t count) {

@@ -2,9 +2,9 @@
 
 #include <math.h>
 
+#include "core/facts/half.h"
 #include "tflaccel/types.h"
 #include "tools/tflaccel/bench_random_inputs.h"
-#include "tools/tflaccel/half.h"
 
 void random_inputs_init(random_inputs *random, uint32_t seed) {
   input_generator_init(&random->uniform, seed);

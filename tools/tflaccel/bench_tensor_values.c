@@ -2,9 +2,9 @@
 
 #include <math.h>
 
+#include "core/facts/half.h"
 #include "tflaccel/types.h"
 #include "tools/tflaccel/bench_tensor_values.h"
-#include "tools/tflaccel/half.h"
 
 int tensor_dtype_is_numeric(int32_t dtype) {
   switch (dtype) {

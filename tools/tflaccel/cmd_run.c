@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/facts/half.h"
 #include "tools/tflaccel/cli_options.h"
 #include "tools/tflaccel/commands.h"
-#include "tools/tflaccel/half.h"
 #include "tools/tflaccel/input_generator.h"
 #include "tflaccel/tflaccel.h"
 

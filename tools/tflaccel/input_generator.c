@@ -2,8 +2,8 @@
 
 #include <string.h>
 
+#include "core/facts/half.h"
 #include "tools/tflaccel/input_generator.h"
-#include "tools/tflaccel/half.h"
 #include "tflaccel/types.h"
 
 void input_generator_init(input_generator *generator, uint32_t seed) {

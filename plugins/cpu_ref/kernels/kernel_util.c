@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/facts/dtype.h"
+#include "core/facts/op_names.h"
 #include "plugins/cpu_ref/kernels/kernel_util.h"
 #include "tflaccel/tflaccel.h"
 
@@ -50,13 +52,13 @@ int cpu_same_shape(const tflaccel_tensor_desc *a, const tflaccel_tensor_desc *b)
   return 1;
 }
 
-size_t cpu_dtype_size(int32_t dtype) { return tflaccel_dtype_size(dtype); }
+size_t cpu_dtype_size(int32_t dtype) { return dtype_size(dtype); }
 
-const char *cpu_dtype_name(int32_t dtype) { return tflaccel_dtype_name(dtype); }
+const char *cpu_dtype_name(int32_t dtype) { return dtype_name(dtype); }
 
 const char *cpu_op_name(const tflaccel_op_desc *op) {
   if (op->code == TFLACCEL_OP_CUSTOM && op->custom_code != NULL) return op->custom_code;
-  const char *name = tflaccel_op_code_name(op->code);
+  const char *name = op_code_name(op->code);
   return name != NULL ? name : "unknown op";
 }
 
@@ -171,28 +173,6 @@ void cpu_activation_range_int32(int32_t activation, int32_t *low, int32_t *high)
   }
 }
 
-int32_t cpu_conv_output_size(int32_t padding, int32_t in, int32_t filter, int32_t stride,
-                             int32_t dilation) {
-  int32_t dilated = (filter - 1) * dilation + 1;
-  if (stride <= 0) return 0;
-  if (padding == TFLACCEL_PADDING_SAME) return (in + stride - 1) / stride;
-  if (in < dilated) return 0;
-  return (in - dilated + stride) / stride;
-}
-
-int32_t cpu_conv_padding(int32_t in, int32_t out, int32_t filter, int32_t stride,
-                         int32_t dilation) {
-  int64_t dilated = (int64_t)(filter - 1) * dilation + 1;
-  int64_t total = (int64_t)(out - 1) * stride + dilated - in;
-  return total > 0 ? (int32_t)(total / 2) : 0;
-}
-
-int32_t cpu_normalize_axis(int64_t axis, uint32_t rank) {
-  if (axis < 0) axis += rank;
-  if (axis < 0 || axis >= (int64_t)rank) return -1;
-  return (int32_t)axis;
-}
-
 int64_t cpu_read_index(const tflaccel_tensor_desc *tensor, const void *data, int64_t i) {
   if (tensor->dtype == TFLACCEL_DTYPE_INT64) return ((const int64_t *)data)[i];
   return ((const int32_t *)data)[i];
@@ -258,28 +238,3 @@ void cpu_broadcast_row(const cpu_broadcast *broadcast, int64_t row, int64_t *off
   *offset_b = b;
 }
 
-float cpu_half_to_float(uint16_t half) {
-  uint32_t sign = (uint32_t)(half & 0x8000u) << 16;
-  uint32_t exponent = (half >> 10) & 0x1Fu;
-  uint32_t mantissa = half & 0x3FFu;
-  uint32_t bits;
-  if (exponent == 0x1F) {
-    bits = sign | 0x7F800000u | (mantissa << 13); /* inf / NaN */
-  } else if (exponent != 0) {
-    bits = sign | ((exponent + 112u) << 23) | (mantissa << 13);
-  } else if (mantissa == 0) {
-    bits = sign;
-  } else {
-    /* Subnormal: shift the mantissa up until its leading 1 is implicit. */
-    uint32_t shift = 0;
-    while ((mantissa & 0x400u) == 0) {
-      mantissa <<= 1;
-      shift++;
-    }
-    mantissa &= 0x3FFu;
-    bits = sign | ((113u - shift) << 23) | (mantissa << 13);
-  }
-  float value;
-  memcpy(&value, &bits, sizeof value);
-  return value;
-}

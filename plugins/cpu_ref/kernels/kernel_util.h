@@ -108,16 +108,6 @@ static inline void cpu_multiply_accumulate(float *restrict out, const float *res
   for (; i < n; i++) out[i] += a[i] * b[i];
 }
 
-/* TFLite's output size and leading padding for one spatial dimension:
- * SAME: out = ceil(in / stride); VALID: out = ceil((in - dilated + 1) / stride);
- * padding = max(0, (out - 1) * stride + dilated - in) / 2. */
-int32_t cpu_conv_output_size(int32_t padding, int32_t in, int32_t filter, int32_t stride,
-                             int32_t dilation);
-int32_t cpu_conv_padding(int32_t in, int32_t out, int32_t filter, int32_t stride,
-                         int32_t dilation);
-
-/* A normalised axis in [0, rank), or -1 when out of range. */
-int32_t cpu_normalize_axis(int64_t axis, uint32_t rank);
 
 /* Reads element i of an int32 or int64 constant (indices, shapes, axes). */
 int64_t cpu_read_index(const tflaccel_tensor_desc *tensor, const void *data, int64_t i);
@@ -140,8 +130,6 @@ void cpu_broadcast_init(cpu_broadcast *broadcast, const tflaccel_tensor_desc *a,
 void cpu_broadcast_row(const cpu_broadcast *broadcast, int64_t row, int64_t *offset_a,
                        int64_t *offset_b);
 
-/* IEEE binary16 to float32 (exact). */
-float cpu_half_to_float(uint16_t half);
 
 /* A status made with the host's services. */
 #define CPU_STATUS(context, code, ...) ((context)->host->status_make((code), __VA_ARGS__))

@@ -3,6 +3,7 @@
  * int32 or int64 output. Ties go to the first index, as in TFLite. */
 #include "config.h"
 
+#include "core/facts/axis.h"
 #include "plugins/cpu_ref/kernels/generic/generic_kernels.h"
 #include "plugins/cpu_ref/kernels/kernel_util.h"
 
@@ -35,7 +36,7 @@ static int arg_check(const tflaccel_graph_view *graph, const tflaccel_op_desc *o
                       cpu_dtype_name(wanted), cpu_dtype_name(output->dtype));
   if (!cpu_is_index_dtype(axis->dtype) || !cpu_is_constant(axis) || cpu_element_count(axis) != 1)
     return cpu_reason(reason, "%s: axis must be one constant int32/int64 value", name);
-  int32_t dim = cpu_normalize_axis(cpu_read_index(axis, axis->data, 0), input->rank);
+  int32_t dim = axis_normalize(cpu_read_index(axis, axis->data, 0), input->rank);
   if (dim < 0) return cpu_reason(reason, "%s: axis is outside rank %u", name, input->rank);
   if (input->dims[dim] < 1) return cpu_reason(reason, "%s: the reduced axis is empty", name);
   int matches = output->rank + 1 == input->rank;
@@ -61,7 +62,7 @@ static tflaccel_status arg_eval(const cpu_op_context *context) {
   const tflaccel_tensor_desc *axis_tensor = cpu_input_tensor(context, 1);
   const tflaccel_tensor_desc *output = cpu_output_tensor(context, 0);
   int32_t axis =
-      cpu_normalize_axis(cpu_read_index(axis_tensor, cpu_input_data(context, 1), 0), input->rank);
+      axis_normalize(cpu_read_index(axis_tensor, cpu_input_data(context, 1), 0), input->rank);
   int64_t outer = cpu_dims_product(input, 0, (uint32_t)axis);
   int64_t length = input->dims[axis];
   int64_t inner = cpu_dims_product(input, (uint32_t)axis + 1, input->rank);

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/facts/half.h"
 #include "plugins/cpu_ref/kernels/generic/generic_kernels.h"
 #include "plugins/cpu_ref/kernels/kernel_util.h"
 
@@ -46,7 +47,7 @@ typedef struct cast_value {
 static float half_bits_to_float(const unsigned char *at) {
   uint16_t bits;
   memcpy(&bits, at, sizeof bits);
-  return cpu_half_to_float(bits);
+  return half_to_float(bits);
 }
 
 static cast_value read_value(int32_t dtype, const void *data, int64_t i) {
@@ -77,32 +78,6 @@ static int64_t to_integer(cast_value value, double low, double high) {
   return (int64_t)x; /* truncates toward zero */
 }
 
-/* float32 -> float16 bits, round to nearest even (used for CAST to f16). */
-static uint16_t float_to_half_bits(float value) {
-  uint32_t bits;
-  memcpy(&bits, &value, sizeof bits);
-  uint16_t sign = (uint16_t)((bits >> 16) & 0x8000u);
-  uint32_t exponent = (bits >> 23) & 0xFFu;
-  uint32_t mantissa = bits & 0x7FFFFFu;
-  if (exponent == 0xFF) return (uint16_t)(sign | 0x7C00u | (mantissa != 0 ? 0x200u : 0));
-  int32_t half_exponent = (int32_t)exponent - 127 + 15;
-  if (half_exponent >= 0x1F) return (uint16_t)(sign | 0x7C00u);
-  if (half_exponent <= 0) {
-    if (half_exponent < -10) return sign;
-    mantissa |= 0x800000u;
-    uint32_t shift = (uint32_t)(14 - half_exponent);
-    uint32_t half_mantissa = mantissa >> shift;
-    uint32_t remainder = mantissa & ((1u << shift) - 1);
-    uint32_t halfway = 1u << (shift - 1);
-    if (remainder > halfway || (remainder == halfway && (half_mantissa & 1u))) half_mantissa++;
-    return (uint16_t)(sign | half_mantissa);
-  }
-  uint32_t half = ((uint32_t)half_exponent << 10) | (mantissa >> 13);
-  uint32_t remainder = mantissa & 0x1FFFu;
-  if (remainder > 0x1000u || (remainder == 0x1000u && (half & 1u))) half++;
-  return (uint16_t)(sign | half);
-}
-
 static void write_value(int32_t dtype, void *data, int64_t i, cast_value value) {
   switch (dtype) {
   case TFLACCEL_DTYPE_FLOAT32:
@@ -110,7 +85,7 @@ static void write_value(int32_t dtype, void *data, int64_t i, cast_value value) 
     return;
   case TFLACCEL_DTYPE_FLOAT16: {
     uint16_t bits =
-        float_to_half_bits(value.is_float ? (float)value.real : (float)value.integer);
+        half_from_float(value.is_float ? (float)value.real : (float)value.integer);
     memcpy((unsigned char *)data + 2 * i, &bits, sizeof bits);
     return;
   }

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "core/facts/axis.h"
 #include "plugins/cpu_ref/kernels/generic/generic_kernels.h"
 #include "plugins/cpu_ref/kernels/kernel_util.h"
 
@@ -15,7 +16,7 @@ static int concat_check(const tflaccel_graph_view *graph, const tflaccel_op_desc
   if (!cpu_check_arity(graph, op, op->input_count, op->input_count, 1, reason)) return 0;
   const tflaccel_tensor_desc *output = cpu_op_output(graph, op, 0);
   const tflaccel_concatenation_params *params = &op->params->concatenation;
-  int32_t axis = cpu_normalize_axis(params->axis, output->rank);
+  int32_t axis = axis_normalize(params->axis, output->rank);
   if (axis < 0)
     return cpu_reason(reason, "CONCATENATION: axis %d is outside rank %u", params->axis,
                       output->rank);
@@ -48,7 +49,7 @@ static int concat_check(const tflaccel_graph_view *graph, const tflaccel_op_desc
 static tflaccel_status concat_eval(const cpu_op_context *context) {
   const tflaccel_tensor_desc *output = cpu_output_tensor(context, 0);
   const tflaccel_concatenation_params *params = &context->op->params->concatenation;
-  int32_t axis = cpu_normalize_axis(params->axis, output->rank);
+  int32_t axis = axis_normalize(params->axis, output->rank);
   size_t element_size = cpu_dtype_size(output->dtype);
   int64_t outer = cpu_dims_product(output, 0, (uint32_t)axis);
   int64_t inner = cpu_dims_product(output, (uint32_t)axis + 1, output->rank);

@@ -10,6 +10,7 @@
 
 #include <string.h>
 
+#include "core/facts/conv_geometry.h"
 #include "plugins/cpu_ref/kernels/generic/generic_kernels.h"
 #include "plugins/cpu_ref/kernels/kernel_util.h"
 
@@ -44,9 +45,9 @@ static void conv_shape_of(const tflaccel_graph_view *graph, const tflaccel_op_de
   shape->stride_w = params->stride_w;
   shape->dilation_h = dilation_or_one(params->dilation_h);
   shape->dilation_w = dilation_or_one(params->dilation_w);
-  shape->pad_h = cpu_conv_padding(shape->in_h, shape->out_h, shape->filter_h, shape->stride_h,
+  shape->pad_h = conv_padding_before(shape->in_h, shape->out_h, shape->filter_h, shape->stride_h,
                                   shape->dilation_h);
-  shape->pad_w = cpu_conv_padding(shape->in_w, shape->out_w, shape->filter_w, shape->stride_w,
+  shape->pad_w = conv_padding_before(shape->in_w, shape->out_w, shape->filter_w, shape->stride_w,
                                   shape->dilation_w);
 }
 
@@ -87,9 +88,9 @@ static int conv_check(const tflaccel_graph_view *graph, const tflaccel_op_desc *
   if (out_c % groups != 0)
     return cpu_reason(reason, "CONV_2D: %d output channels do not split into %d groups", out_c,
                       groups);
-  int32_t out_h = cpu_conv_output_size(params->padding, input->dims[1], filter->dims[1],
+  int32_t out_h = conv_output_size(params->padding, input->dims[1], filter->dims[1],
                                        params->stride_h, dilation_or_one(params->dilation_h));
-  int32_t out_w = cpu_conv_output_size(params->padding, input->dims[2], filter->dims[2],
+  int32_t out_w = conv_output_size(params->padding, input->dims[2], filter->dims[2],
                                        params->stride_w, dilation_or_one(params->dilation_w));
   if (output->dims[0] != input->dims[0] || output->dims[1] != out_h ||
       output->dims[2] != out_w || output->dims[3] != out_c)

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "core/facts/conv_geometry.h"
 #include "plugins/cpu_ref/kernels/generic/generic_kernels.h"
 #include "plugins/cpu_ref/kernels/kernel_util.h"
 
@@ -45,9 +46,9 @@ static int depthwise_check(const tflaccel_graph_view *graph, const tflaccel_op_d
   if (params->padding != TFLACCEL_PADDING_SAME && params->padding != TFLACCEL_PADDING_VALID)
     return cpu_reason(reason, "%s: unknown padding %d", name, params->padding);
   if (!cpu_check_activation(params->fused_activation, reason)) return 0;
-  int32_t out_h = cpu_conv_output_size(params->padding, input->dims[1], filter->dims[1],
+  int32_t out_h = conv_output_size(params->padding, input->dims[1], filter->dims[1],
                                        params->stride_h, dilation_or_one(params->dilation_h));
-  int32_t out_w = cpu_conv_output_size(params->padding, input->dims[2], filter->dims[2],
+  int32_t out_w = conv_output_size(params->padding, input->dims[2], filter->dims[2],
                                        params->stride_w, dilation_or_one(params->dilation_w));
   if (output->dims[0] != input->dims[0] || output->dims[1] != out_h ||
       output->dims[2] != out_w || output->dims[3] != out_c)
@@ -131,8 +132,8 @@ static tflaccel_status depthwise_eval(const cpu_op_context *context) {
   job.stride_w = params->stride_w;
   job.dilation_h = dilation_or_one(params->dilation_h);
   job.dilation_w = dilation_or_one(params->dilation_w);
-  job.pad_h = cpu_conv_padding(job.in_h, job.out_h, job.filter_h, job.stride_h, job.dilation_h);
-  job.pad_w = cpu_conv_padding(job.in_w, job.out_w, job.filter_w, job.stride_w, job.dilation_w);
+  job.pad_h = conv_padding_before(job.in_h, job.out_h, job.filter_h, job.stride_h, job.dilation_h);
+  job.pad_w = conv_padding_before(job.in_w, job.out_w, job.filter_w, job.stride_w, job.dilation_w);
   cpu_activation_range(params->fused_activation, &job.low, &job.high);
   cpu_parallel_for(context->pool, (int64_t)output->dims[0] * job.out_h, 1, depthwise_rows, &job);
   return NULL;

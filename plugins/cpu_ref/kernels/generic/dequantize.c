@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "core/facts/half.h"
 #include "plugins/cpu_ref/kernels/generic/generic_kernels.h"
 #include "plugins/cpu_ref/kernels/kernel_util.h"
 
@@ -27,7 +28,7 @@ static tflaccel_status dequantize_eval(const cpu_op_context *context) {
   for (int64_t i = 0; i < count; i++) {
     uint16_t bits;
     memcpy(&bits, in + 2 * i, sizeof bits);
-    out[i] = cpu_half_to_float(bits);
+    out[i] = half_to_float(bits);
   }
   return NULL;
 }

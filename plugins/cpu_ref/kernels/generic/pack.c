@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "core/facts/axis.h"
 #include "plugins/cpu_ref/kernels/generic/generic_kernels.h"
 #include "plugins/cpu_ref/kernels/kernel_util.h"
 
@@ -15,7 +16,7 @@ static const tflaccel_tensor_desc *packed_tensor(const tflaccel_graph_view *grap
 
 static int32_t pack_axis(const tflaccel_op_desc *op, uint32_t packed_rank) {
   int32_t axis = op->code == TFLACCEL_OP_PACK ? op->params->pack.axis : op->params->unpack.axis;
-  return cpu_normalize_axis(axis, packed_rank);
+  return axis_normalize(axis, packed_rank);
 }
 
 static int pack_check(const tflaccel_graph_view *graph, const tflaccel_op_desc *op,

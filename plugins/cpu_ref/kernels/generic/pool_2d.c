@@ -5,6 +5,7 @@
 
 #include <math.h>
 
+#include "core/facts/conv_geometry.h"
 #include "plugins/cpu_ref/kernels/generic/generic_kernels.h"
 #include "plugins/cpu_ref/kernels/kernel_util.h"
 
@@ -24,9 +25,9 @@ static int pool_check(const tflaccel_graph_view *graph, const tflaccel_op_desc *
   if (params->padding != TFLACCEL_PADDING_SAME && params->padding != TFLACCEL_PADDING_VALID)
     return cpu_reason(reason, "%s: unknown padding %d", cpu_op_name(op), params->padding);
   if (!cpu_check_activation(params->fused_activation, reason)) return 0;
-  int32_t out_h = cpu_conv_output_size(params->padding, input->dims[1], params->filter_h,
+  int32_t out_h = conv_output_size(params->padding, input->dims[1], params->filter_h,
                                        params->stride_h, 1);
-  int32_t out_w = cpu_conv_output_size(params->padding, input->dims[2], params->filter_w,
+  int32_t out_w = conv_output_size(params->padding, input->dims[2], params->filter_w,
                                        params->stride_w, 1);
   if (output->dims[0] != input->dims[0] || output->dims[1] != out_h ||
       output->dims[2] != out_w || output->dims[3] != input->dims[3])
@@ -111,8 +112,8 @@ static tflaccel_status pool_eval(const cpu_op_context *context) {
   job.filter_w = params->filter_w;
   job.stride_h = params->stride_h;
   job.stride_w = params->stride_w;
-  job.pad_h = cpu_conv_padding(job.in_h, job.out_h, job.filter_h, job.stride_h, 1);
-  job.pad_w = cpu_conv_padding(job.in_w, job.out_w, job.filter_w, job.stride_w, 1);
+  job.pad_h = conv_padding_before(job.in_h, job.out_h, job.filter_h, job.stride_h, 1);
+  job.pad_w = conv_padding_before(job.in_w, job.out_w, job.filter_w, job.stride_w, 1);
   cpu_activation_range(params->fused_activation, &job.low, &job.high);
   int64_t rows = (int64_t)output->dims[0] * job.out_h;
   cpu_parallel_for(context->pool, rows, 4, pool_rows, &job);

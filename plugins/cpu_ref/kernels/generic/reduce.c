@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/facts/axis.h"
 #include "plugins/cpu_ref/kernels/generic/generic_kernels.h"
 #include "plugins/cpu_ref/kernels/kernel_util.h"
 
@@ -19,7 +20,7 @@ static int reduced_axes(const tflaccel_tensor_desc *input, const tflaccel_tensor
   int64_t count = cpu_element_count(axes);
   for (int64_t i = 0; i < count; i++) {
     int64_t raw = cpu_read_index(axes, axes_data, i);
-    int32_t axis = cpu_normalize_axis(raw, input->rank);
+    int32_t axis = axis_normalize(raw, input->rank);
     if (axis < 0)
       return cpu_reason(reason, "reduction axis %lld is outside rank %u", (long long)raw,
                         input->rank);

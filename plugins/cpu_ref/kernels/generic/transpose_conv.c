@@ -10,6 +10,7 @@
 
 #include <string.h>
 
+#include "core/facts/conv_geometry.h"
 #include "plugins/cpu_ref/kernels/generic/generic_kernels.h"
 #include "plugins/cpu_ref/kernels/kernel_util.h"
 
@@ -53,20 +54,6 @@ static void tconv_params(const tflaccel_op_desc *op, int32_t *padding, int32_t *
   }
 }
 
-/* MediaPipe's total padding for one dimension. */
-static int32_t custom_total_padding(int32_t padding, int32_t in, int32_t filter, int32_t stride) {
-  if (padding != TFLACCEL_PADDING_SAME) return 0;
-  int32_t total = filter - (in - 1) % stride - 1;
-  return total > 0 ? total : 0;
-}
-
-/* TFLite's TRANSPOSE_CONV padding: that of a forward convolution from the
- * output size with this padding type. */
-static int32_t builtin_padding(int32_t padding, int32_t out, int32_t filter, int32_t stride) {
-  int32_t forward_out = cpu_conv_output_size(padding, out, filter, stride, 1);
-  return cpu_conv_padding(out, forward_out, filter, stride, 1);
-}
-
 static void tconv_shape_of(const tflaccel_graph_view *graph, const tflaccel_op_desc *op,
                            tconv_shape *shape) {
   tconv_inputs positions = tconv_inputs_of(op);
@@ -85,11 +72,15 @@ static void tconv_shape_of(const tflaccel_graph_view *graph, const tflaccel_op_d
   shape->filter_h = weights->dims[1];
   shape->filter_w = weights->dims[2];
   if (is_custom(op)) {
-    shape->pad_h = custom_total_padding(padding, shape->in_h, shape->filter_h, shape->stride_h) / 2;
-    shape->pad_w = custom_total_padding(padding, shape->in_w, shape->filter_w, shape->stride_w) / 2;
+    shape->pad_h = transpose_conv_bias_total_padding(padding, shape->in_h, shape->filter_h,
+                                                     shape->stride_h) / 2;
+    shape->pad_w = transpose_conv_bias_total_padding(padding, shape->in_w, shape->filter_w,
+                                                     shape->stride_w) / 2;
   } else {
-    shape->pad_h = builtin_padding(padding, shape->out_h, shape->filter_h, shape->stride_h);
-    shape->pad_w = builtin_padding(padding, shape->out_w, shape->filter_w, shape->stride_w);
+    shape->pad_h =
+        transpose_conv_padding_before(padding, shape->out_h, shape->filter_h, shape->stride_h);
+    shape->pad_w =
+        transpose_conv_padding_before(padding, shape->out_w, shape->filter_w, shape->stride_w);
   }
 }
 
@@ -134,10 +125,10 @@ static int tconv_check(const tflaccel_graph_view *graph, const tflaccel_op_desc 
                         (long long)cpu_element_count(bias), weights->dims[0]);
   }
   if (is_custom(op)) {
-    int32_t expected_h = stride_h * (input->dims[1] - 1) + weights->dims[1] -
-                         custom_total_padding(padding, input->dims[1], weights->dims[1], stride_h);
-    int32_t expected_w = stride_w * (input->dims[2] - 1) + weights->dims[2] -
-                         custom_total_padding(padding, input->dims[2], weights->dims[2], stride_w);
+    int32_t expected_h =
+        transpose_conv_bias_output_size(padding, input->dims[1], weights->dims[1], stride_h);
+    int32_t expected_w =
+        transpose_conv_bias_output_size(padding, input->dims[2], weights->dims[2], stride_w);
     if (output->dims[1] != expected_h || output->dims[2] != expected_w)
       return cpu_reason(reason, "%s: output is %dx%d, the op makes %dx%d", name, output->dims[1],
                         output->dims[2], expected_h, expected_w);

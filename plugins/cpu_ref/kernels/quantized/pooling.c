@@ -4,6 +4,7 @@
  * that lie inside the input. */
 #include "config.h"
 
+#include "core/facts/conv_geometry.h"
 #include "plugins/cpu_ref/kernels/quantized/fixed_point.h"
 #include "plugins/cpu_ref/kernels/quantized/quant_common.h"
 #include "plugins/cpu_ref/kernels/quantized/quantized_kernels.h"
@@ -63,8 +64,8 @@ static tflaccel_status pool_prepare(const cpu_op_context *context, void **op_dat
   data->stride_h = params->stride_h;
   data->stride_w = params->stride_w;
   if (params->padding == TFLACCEL_PADDING_SAME) {
-    data->pad_h = q_compute_padding(data->stride_h, 1, data->in_h, data->filter_h, data->out_h);
-    data->pad_w = q_compute_padding(data->stride_w, 1, data->in_w, data->filter_w, data->out_w);
+    data->pad_h = conv_padding_before(data->in_h, data->out_h, data->filter_h, data->stride_h, 1);
+    data->pad_w = conv_padding_before(data->in_w, data->out_w, data->filter_w, data->stride_w, 1);
   }
   data->dtype = input->dtype;
   data->is_average = context->op->code == TFLACCEL_OP_AVERAGE_POOL_2D;

@@ -411,9 +411,3 @@ void q_conv_multipliers(const tflaccel_tensor_desc *input, const tflaccel_tensor
   }
 }
 
-int32_t q_compute_padding(int32_t stride, int32_t dilation, int32_t in_size, int32_t filter_size,
-                          int32_t out_size) {
-  const int32_t effective_filter = (filter_size - 1) * dilation + 1;
-  const int32_t padding = ((out_size - 1) * stride + effective_filter - in_size) / 2;
-  return padding > 0 ? padding : 0;
-}

@@ -113,8 +113,4 @@ void q_conv_multipliers(const tflaccel_tensor_desc *input, const tflaccel_tensor
                         const tflaccel_tensor_desc *output, int32_t channels, int32_t *multipliers,
                         int *shifts);
 
-/* SAME/VALID padding of one spatial dimension, as TFLite computes it. */
-int32_t q_compute_padding(int32_t stride, int32_t dilation, int32_t in_size, int32_t filter_size,
-                          int32_t out_size);
-
 #endif

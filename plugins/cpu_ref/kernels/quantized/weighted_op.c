@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include "core/facts/conv_geometry.h"
 #include "plugins/cpu_ref/kernels/quantized/weighted_op.h"
 
 #include <string.h>
@@ -160,8 +161,8 @@ void q_conv_window_init(q_conv_window *window, const cpu_op_context *context, in
   window->dilation_w = params.dilation_w;
   if (params.padding == TFLACCEL_PADDING_SAME) {
     window->pad_h =
-        q_compute_padding(params.stride_h, params.dilation_h, window->in_h, k_h, window->out_h);
+        conv_padding_before(window->in_h, window->out_h, k_h, params.stride_h, params.dilation_h);
     window->pad_w =
-        q_compute_padding(params.stride_w, params.dilation_w, window->in_w, k_w, window->out_w);
+        conv_padding_before(window->in_w, window->out_w, k_w, params.stride_w, params.dilation_w);
   }
 }

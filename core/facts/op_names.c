@@ -1,5 +1,9 @@
 /* Names of TFLite BuiltinOperator codes, written from ../shared/tflite/schema.fbs. */
-#include "tflaccel/tflaccel.h"
+#include "config.h"
+
+#include <stddef.h>
+
+#include "core/facts/op_names.h"
 
 static const char *const op_code_names[] = {
   [0] = "ADD",
@@ -214,7 +218,7 @@ static const char *const op_code_names[] = {
   [209] = "STABLEHLO_CASE",
 };
 
-const char *tflaccel_op_code_name(int32_t code) {
+const char *op_code_name(int32_t code) {
   if (code < 0 || (size_t)code >= sizeof op_code_names / sizeof op_code_names[0]) return NULL;
   return op_code_names[code];
 }

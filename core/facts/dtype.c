@@ -1,9 +1,10 @@
 /* Names and sizes of element types. */
 #include "config.h"
 
-#include "tflaccel/tflaccel.h"
+#include "core/facts/dtype.h"
+#include "tflaccel/types.h"
 
-const char *tflaccel_dtype_name(int32_t dtype) {
+const char *dtype_name(int32_t dtype) {
   switch (dtype) {
   case TFLACCEL_DTYPE_FLOAT32: return "float32";
   case TFLACCEL_DTYPE_FLOAT16: return "float16";
@@ -28,7 +29,7 @@ const char *tflaccel_dtype_name(int32_t dtype) {
   return "unknown";
 }
 
-size_t tflaccel_dtype_size(int32_t dtype) {
+size_t dtype_size(int32_t dtype) {
   switch (dtype) {
   case TFLACCEL_DTYPE_FLOAT32: case TFLACCEL_DTYPE_INT32: case TFLACCEL_DTYPE_UINT32:
     return 4;
@@ -45,5 +46,3 @@ size_t tflaccel_dtype_size(int32_t dtype) {
   }
   return 0;
 }
-
-const char *tflaccel_version(void) { return PACKAGE_VERSION; }
