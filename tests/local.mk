@@ -13,6 +13,7 @@ AM_TESTS_ENVIRONMENT = \
 TEST_CPP_FLAGS = $(AM_CPPFLAGS) $(PATH_DEFINES)
 TEST_C_FLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 TEST_LINK = libtflaccel.la $(CHECK_LIBS)
+include $(srcdir)/tests/facts.mk
 include $(srcdir)/tests/registry.mk
 include $(srcdir)/tests/cpu_ref.mk
 include $(srcdir)/tests/cpu_ref_quant.mk
