@@ -286,7 +286,7 @@ static tflaccel_config *config_new(void) {
   config->max_delegated_partitions = 0;
   config->min_partition_ops = 1;
   config->require_full_delegation = 0;
-  /* Defaults of the cost model; docs/partitioning.md explains them. */
+  /* Defaults of the cost model; the README's "The partitioner's cost model" explains them. */
   config->cost.transfer_us_per_mib = 200.0;
   config->cost.dispatch_overhead_us = 20.0;
   config->cost.cpu_macs_per_us = 1000.0;
