@@ -195,6 +195,19 @@ static tflaccel_status profile_read(void *device, double *microseconds, uint32_t
   return NULL;
 }
 
+static const gpu_backend_ops cl_backend_ops = {
+    .buffer_create = buffer_create,
+    .buffer_destroy = buffer_destroy,
+    .buffer_upload = buffer_upload,
+    .kernel_create = kernel_create,
+    .kernel_destroy = kernel_destroy,
+    .kernel_set_buffer = kernel_set_buffer,
+    .kernel_set_int = kernel_set_int,
+    .dispatch = dispatch,
+    .finish = finish,
+    .profile_read = profile_read,
+};
+
 tflaccel_status cl_backend_init(const tflaccel_host_services *host, cl_device_context *context,
                                 const tflaccel_device_info *info, int32_t profiling,
                                 cl_backend_device *device, gpu_backend *backend) {
@@ -222,23 +235,12 @@ tflaccel_status cl_backend_init(const tflaccel_host_services *host, cl_device_co
   backend->host = host;
   backend->plugin_name = "gpu_cl";
   backend->device = device;
-  backend->has_half_math = (info->caps & TFLACCEL_DEVICE_CAP_FP16_ARITHMETIC) != 0;
-  backend->buffer_alignment = alignment_bits / 8;
-  backend->buffer_create = buffer_create;
-  backend->buffer_destroy = buffer_destroy;
-  backend->buffer_upload = buffer_upload;
-  backend->kernel_create = kernel_create;
-  backend->kernel_destroy = kernel_destroy;
-  backend->kernel_set_buffer = kernel_set_buffer;
-  backend->kernel_set_int = kernel_set_int;
-  backend->dispatch = dispatch;
-  backend->finish = finish;
-  backend->features =
+  backend->ops = &cl_backend_ops;
+  backend->caps.has_half_math = (info->caps & TFLACCEL_DEVICE_CAP_FP16_ARITHMETIC) != 0;
+  backend->caps.buffer_alignment = alignment_bits / 8;
+  backend->caps.features =
       GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE | GPU_FEATURE_LSTM_GATES;
-  if (device->profiling) {
-    backend->profiling = 1;
-    backend->profile_read = profile_read;
-  }
+  backend->caps.profiling = device->profiling;
   return NULL;
 }
 

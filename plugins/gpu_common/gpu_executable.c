@@ -40,13 +40,13 @@ void gpu_executable_destroy(gpu_executable *executable) {
   if (executable->kernels != NULL) {
     for (uint32_t i = 0; i < executable->program.dispatch_count; ++i)
       if (executable->kernels[i] != NULL)
-        backend->kernel_destroy(backend->device, executable->kernels[i]);
+        backend->ops->kernel_destroy(backend->device, executable->kernels[i]);
     host->free(host->context, executable->kernels);
   }
-  if (executable->arena != NULL) backend->buffer_destroy(backend->device, executable->arena);
+  if (executable->arena != NULL) backend->ops->buffer_destroy(backend->device, executable->arena);
   if (executable->constants != NULL)
-    backend->buffer_destroy(backend->device, executable->constants);
-  if (executable->params != NULL) backend->buffer_destroy(backend->device, executable->params);
+    backend->ops->buffer_destroy(backend->device, executable->constants);
+  if (executable->params != NULL) backend->ops->buffer_destroy(backend->device, executable->params);
   if (executable->bound_buffer != NULL) host->free(host->context, executable->bound_buffer);
   if (executable->bound_offset != NULL) host->free(host->context, executable->bound_offset);
   gpu_program_release(host, &executable->program);
@@ -55,9 +55,9 @@ void gpu_executable_destroy(gpu_executable *executable) {
 
 static tflaccel_status create_buffer(const gpu_backend *backend, uint64_t size, const void *data,
                                      tflaccel_buffer **buffer) {
-  tflaccel_status status = backend->buffer_create(backend->device, size ? size : 16, buffer);
+  tflaccel_status status = backend->ops->buffer_create(backend->device, size ? size : 16, buffer);
   if (status == NULL && data != NULL && size > 0)
-    status = backend->buffer_upload(backend->device, *buffer, data, size);
+    status = backend->ops->buffer_upload(backend->device, *buffer, data, size);
   return status;
 }
 
@@ -68,17 +68,17 @@ static tflaccel_status create_kernels(gpu_executable *executable) {
     const gpu_dispatch *dispatch = &program->dispatches[i];
     gpu_kernel_object *kernel = NULL;
     tflaccel_status status =
-        backend->kernel_create(backend->device, program->storage, dispatch->kernel, &kernel);
+        backend->ops->kernel_create(backend->device, program->storage, dispatch->kernel, &kernel);
     if (status != NULL) return status;
     executable->kernels[i] = kernel;
-    if (backend->kernel_prepare != NULL) {
-      status = backend->kernel_prepare(backend->device, kernel, dispatch->local);
+    if (backend->ops->kernel_prepare != NULL) {
+      status = backend->ops->kernel_prepare(backend->device, kernel, dispatch->local);
       if (status != NULL) return status;
     }
-    status = backend->kernel_set_buffer(backend->device, kernel, SLOT_PARAMS, executable->params);
+    status = backend->ops->kernel_set_buffer(backend->device, kernel, SLOT_PARAMS, executable->params);
     if (status == NULL)
       status =
-          backend->kernel_set_int(backend->device, kernel, SLOT_BASE, (int32_t)dispatch->params);
+          backend->ops->kernel_set_int(backend->device, kernel, SLOT_BASE, (int32_t)dispatch->params);
     for (uint32_t a = 0; status == NULL && a < GPU_MAX_ARGS; ++a) {
       tflaccel_buffer *buffer;
       switch (dispatch->args[a].kind) {
@@ -87,12 +87,12 @@ static tflaccel_status create_kernels(gpu_executable *executable) {
         case GPU_BUFFER_BINDING: continue;           /* set at run time */
         default: buffer = executable->params; break; /* unused: any valid buffer */
       }
-      status = backend->kernel_set_buffer(backend->device, kernel, SLOT_TENSORS + a, buffer);
+      status = backend->ops->kernel_set_buffer(backend->device, kernel, SLOT_TENSORS + a, buffer);
       const gpu_argument *argument = &dispatch->args[a];
       if (status == NULL && argument->kind == GPU_BUFFER_ARENA && argument->arena_size > 0 &&
-          backend->kernel_set_range != NULL) {
+          backend->ops->kernel_set_range != NULL) {
         int32_t narrowed = 0;
-        status = backend->kernel_set_range(backend->device, kernel, SLOT_TENSORS + a,
+        status = backend->ops->kernel_set_range(backend->device, kernel, SLOT_TENSORS + a,
                                            argument->arena_offset, argument->arena_size,
                                            &narrowed);
         if (status == NULL && narrowed) gpu_program_params(program, i)[a] = 0;
@@ -147,8 +147,8 @@ tflaccel_status gpu_executable_create(const gpu_backend *backend, const tflaccel
   if (status == NULL) status = create_buffer(backend, params_size, NULL, &created->params);
   if (status == NULL) status = create_kernels(created);
   if (status == NULL && params_size > 0)
-    status = backend->buffer_upload(backend->device, created->params, program->params, params_size);
-  if (status == NULL && backend->profiling && backend->profile_read != NULL)
+    status = backend->ops->buffer_upload(backend->device, created->params, program->params, params_size);
+  if (status == NULL && backend->caps.profiling && backend->ops->profile_read != NULL)
     status = gpu_profile_create(backend, program->dispatch_count, &created->profile);
   if (status != NULL) {
     gpu_executable_destroy(created);
@@ -190,12 +190,12 @@ static tflaccel_status bind(gpu_executable *executable, uint32_t b, const tflacc
         TFLACCEL_INVALID_ARGUMENT, "%s: binding of tensor %u holds %llu bytes, it needs %llu",
         backend->plugin_name, binding->tensor, (unsigned long long)binding->size,
         (unsigned long long)program->binding_bytes[b]);
-  if (backend->binding_alignment != 0 && binding->offset % backend->binding_alignment != 0)
+  if (backend->caps.binding_alignment != 0 && binding->offset % backend->caps.binding_alignment != 0)
     return backend->host->status_make(
         TFLACCEL_INVALID_ARGUMENT,
         "%s: binding offset %llu of tensor %u is not a multiple of %u bytes",
         backend->plugin_name, (unsigned long long)binding->offset, binding->tensor,
-        (unsigned)backend->binding_alignment);
+        (unsigned)backend->caps.binding_alignment);
   int new_buffer = executable->bound_buffer[b] != binding->buffer;
   int new_offset = executable->bound_offset[b] != binding->offset;
   if (!new_buffer && !new_offset) return NULL;
@@ -210,7 +210,7 @@ static tflaccel_status bind(gpu_executable *executable, uint32_t b, const tflacc
             TFLACCEL_INVALID_ARGUMENT, "%s: binding offset %llu of tensor %u is not usable",
             backend->plugin_name, (unsigned long long)binding->offset, binding->tensor);
       if (new_buffer) {
-        tflaccel_status status = backend->kernel_set_buffer(backend->device, executable->kernels[i],
+        tflaccel_status status = backend->ops->kernel_set_buffer(backend->device, executable->kernels[i],
                                                             SLOT_TENSORS + a, binding->buffer);
         if (status != NULL) return status;
       }
@@ -241,7 +241,7 @@ tflaccel_status gpu_executable_run(gpu_executable *executable, const tflaccel_bi
   }
   if (params_changed) {
     tflaccel_status status =
-        backend->buffer_upload(backend->device, executable->params, program->params,
+        backend->ops->buffer_upload(backend->device, executable->params, program->params,
                                (uint64_t)program->dispatch_count * GPU_PARAMS_PER_DISPATCH * 4);
     if (status != NULL) return status;
   }
@@ -251,11 +251,11 @@ tflaccel_status gpu_executable_run(gpu_executable *executable, const tflaccel_bi
                                       backend->plugin_name);
   for (uint32_t i = 0; i < program->dispatch_count; ++i) {
     const gpu_dispatch *dispatch = &program->dispatches[i];
-    tflaccel_status status = backend->dispatch(backend->device, executable->kernels[i],
+    tflaccel_status status = backend->ops->dispatch(backend->device, executable->kernels[i],
                                                dispatch->global, dispatch->local);
     if (status != NULL) return status;
   }
-  tflaccel_status status = backend->finish(backend->device);
+  tflaccel_status status = backend->ops->finish(backend->device);
   if (status != NULL || executable->profile == NULL) return status;
   struct timespec end;
   if (clock_gettime(CLOCK_MONOTONIC, &end) != 0)

@@ -170,7 +170,7 @@ typedef enum gpu_kernel_id {
 } gpu_kernel_id;
 
 /* What a backend's kernels implement beyond the first catalogue
- * (gpu_backend.features). */
+ * (gpu_device_caps.features). */
 enum {
   GPU_FEATURE_DENSE_OUTPUT = 1u << 0,        /* parameter [13] */
   GPU_FEATURE_DEPTHWISE_POINTWISE = 1u << 1, /* the two fused kernels above */

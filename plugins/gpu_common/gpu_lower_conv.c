@@ -157,7 +157,7 @@ static tflaccel_status pack_ordered_weights(gpu_lowering *lw, const tflaccel_ten
  * none), and so the most taps (one pixel's receptive field or depthwise
  * values) an ordered kernel holds. */
 static uint32_t ordered_max_group(const gpu_lowering *lw) {
-  uint32_t limit = lw->backend->max_group_items;
+  uint32_t limit = lw->backend->caps.max_group_items;
   if (limit == 0 || limit >= ORDERED_MAX_GROUP) return ORDERED_MAX_GROUP;
   return limit / ORDERED_GROUP * ORDERED_GROUP;
 }
@@ -432,7 +432,7 @@ static tflaccel_status depthwise_prepare(gpu_lowering *lw, uint32_t position,
 #define DEPTHWISE_1X1_MAX_TAPS 36
 #define DEPTHWISE_SPLIT_MAX_INPUTS 256
 static int32_t pointwise_reader(const gpu_lowering *lw, uint32_t position) {
-  if (!(lw->backend->features & GPU_FEATURE_DEPTHWISE_POINTWISE)) return -1;
+  if (!(lw->backend->caps.features & GPU_FEATURE_DEPTHWISE_POINTWISE)) return -1;
   const tflaccel_op_desc *op = lower_op(lw, position);
   float low, high;
   if (!gpu_activation_range(op->params->depthwise_conv_2d.fused_activation, &low, &high))
@@ -470,7 +470,7 @@ static int32_t pointwise_reader(const gpu_lowering *lw, uint32_t position) {
        * often absorbs the next 1x1 too: expansion_reader), and never in
        * half arithmetic (long half sums lose too much). */
       if (lw->program->storage == GPU_STORAGE_HALF_MATH || ordered_max_group(lw) == 0) return -1;
-      if (setup.in_c > (lw->backend->prefers_fewer_dispatches ? ordered_max_taps(lw)
+      if (setup.in_c > (lw->backend->caps.prefers_fewer_dispatches ? ordered_max_taps(lw)
                                                               : DEPTHWISE_SPLIT_MAX_INPUTS))
         return -1;
       return (int32_t)reader;
@@ -488,7 +488,7 @@ static int32_t pointwise_reader(const gpu_lowering *lw, uint32_t position) {
  * and pose_landmark_lite has 13 of these pairs. */
 #define WIDE_EXPANSION_MAX_PIXELS 1024
 static int32_t expansion_reader(const gpu_lowering *lw, uint32_t d, uint32_t value) {
-  if (!(lw->backend->features & GPU_FEATURE_ORDERED_EXPAND)) return -1;
+  if (!(lw->backend->caps.features & GPU_FEATURE_ORDERED_EXPAND)) return -1;
   if (lw->program->dispatches[d].args[GPU_MAX_ARGS - 1].kind != GPU_BUFFER_NONE) return -1;
   if (value >= lw->graph->tensor_count || lw->tensors[value].is_output) return -1;
   gpu_shape in = lw->tensors[value].shape;

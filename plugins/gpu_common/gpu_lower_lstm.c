@@ -29,7 +29,7 @@ static tflaccel_status finish_intermediate(gpu_lowering *lw, uint32_t dispatch, 
 }
 
 tflaccel_status lower_lstm(gpu_lowering *lw, uint32_t position) {
-  if (!(lw->backend->features & GPU_FEATURE_LSTM_GATES))
+  if (!(lw->backend->caps.features & GPU_FEATURE_LSTM_GATES))
     return lw->host->status_make(TFLACCEL_UNSUPPORTED, "%s: LSTM needs the lstm_gates kernel, "
                                  "which this backend does not offer", lw->backend->plugin_name);
   const tflaccel_op_desc *op = lower_op(lw, position);

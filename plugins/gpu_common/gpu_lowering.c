@@ -536,7 +536,7 @@ static tflaccel_status convert_inputs(gpu_lowering *lw) {
  * dispatch reads, and no other output shares that root. A reshape alias
  * keeps the dense element order, so the root's writer serves it. */
 static int dense_store_possible(const gpu_lowering *lw, uint32_t index, uint32_t t) {
-  if (!(lw->backend->features & GPU_FEATURE_DENSE_OUTPUT) ||
+  if (!(lw->backend->caps.features & GPU_FEATURE_DENSE_OUTPUT) ||
       lw->graph->tensors[t].dtype != TFLACCEL_DTYPE_FLOAT32)
     return 0;
   uint32_t root = root_of(lw, t);
@@ -600,8 +600,8 @@ static tflaccel_status convert_outputs(gpu_lowering *lw) {
 
 static tflaccel_status plan_arena(gpu_lowering *lw) {
   gpu_program *program = lw->program;
-  uint64_t alignment = lw->backend->buffer_alignment > LOWER_ARENA_ALIGNMENT
-                           ? lw->backend->buffer_alignment
+  uint64_t alignment = lw->backend->caps.buffer_alignment > LOWER_ARENA_ALIGNMENT
+                           ? lw->backend->caps.buffer_alignment
                            : LOWER_ARENA_ALIGNMENT;
   uint64_t total = 0;
   if (lw->request_count > 0) {
@@ -640,7 +640,7 @@ tflaccel_status gpu_lower_partition(const gpu_backend *backend, const tflaccel_g
                                     const tflaccel_compile_options *options, gpu_program *program) {
   int32_t storage = GPU_STORAGE_FLOAT32;
   if (options != NULL && options->precision == TFLACCEL_PRECISION_FP16)
-    storage = backend->has_half_math ? GPU_STORAGE_HALF_MATH : GPU_STORAGE_HALF;
+    storage = backend->caps.has_half_math ? GPU_STORAGE_HALF_MATH : GPU_STORAGE_HALF;
   gpu_program_init(program, storage);
   /* Every op must be one the GPU layer runs: the same answer supports_op gave. */
   for (uint32_t p = 0; p < partition->op_count; ++p) {

@@ -54,7 +54,7 @@ tflaccel_status gpu_profile_add_run(gpu_profile *profile, const gpu_backend *bac
                                     double wall_us) {
   uint32_t count = 0;
   tflaccel_status status =
-      backend->profile_read(backend->device, profile->last_us, profile->dispatch_count, &count);
+      backend->ops->profile_read(backend->device, profile->last_us, profile->dispatch_count, &count);
   if (status != NULL) return status;
   if (count == 0 && profile->dispatch_count > 0) {
     profile->discarded_runs++; /* e.g. a GL disjoint event: the backend said so */

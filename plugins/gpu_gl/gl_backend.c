@@ -308,6 +308,21 @@ static tflaccel_status profile_read(void *device, double *microseconds, uint32_t
   return NULL;
 }
 
+static const gpu_backend_ops gl_backend_ops = {
+    .buffer_create = buffer_create,
+    .buffer_destroy = buffer_destroy,
+    .buffer_upload = buffer_upload,
+    .kernel_create = kernel_create,
+    .kernel_destroy = kernel_destroy,
+    .kernel_set_buffer = kernel_set_buffer,
+    .kernel_set_int = kernel_set_int,
+    .kernel_set_range = kernel_set_range,
+    .kernel_prepare = kernel_prepare,
+    .dispatch = dispatch,
+    .finish = finish,
+    .profile_read = profile_read,
+};
+
 tflaccel_status gl_backend_init(const tflaccel_host_services *host, int32_t profiling,
                                 gl_backend_device *device, gpu_backend *backend) {
   memset(device, 0, sizeof *device);
@@ -343,34 +358,21 @@ tflaccel_status gl_backend_init(const tflaccel_host_services *host, int32_t prof
   backend->host = host;
   backend->plugin_name = "gpu_gl";
   backend->device = device;
+  backend->ops = &gl_backend_ops;
   /* GLES has no portable switch for half arithmetic: half storage only. */
-  backend->has_half_math = 0;
-  backend->features =
+  backend->caps.has_half_math = 0;
+  backend->caps.features =
       GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE | GPU_FEATURE_LSTM_GATES |
       GPU_FEATURE_ORDERED_EXPAND;
   /* glMemoryBarrier costs ~7.5 us on NVIDIA's GLES driver (bench/RESULTS.md). */
-  backend->prefers_fewer_dispatches = 1;
-  backend->max_group_items = (uint32_t)(device->max_invocations < device->max_group_size[0]
+  backend->caps.prefers_fewer_dispatches = 1;
+  backend->caps.max_group_items = (uint32_t)(device->max_invocations < device->max_group_size[0]
                                             ? device->max_invocations
                                             : device->max_group_size[0]);
-  backend->binding_alignment = 16; /* whole vectors (kernels/glsl/common.glsl) */
+  backend->caps.binding_alignment = 16; /* whole vectors (kernels/glsl/common.glsl) */
   /* Tensors start on 16 bytes: a slice, and an even number of halves. */
-  backend->buffer_alignment = 16;
-  backend->buffer_create = buffer_create;
-  backend->buffer_destroy = buffer_destroy;
-  backend->buffer_upload = buffer_upload;
-  backend->kernel_create = kernel_create;
-  backend->kernel_destroy = kernel_destroy;
-  backend->kernel_set_buffer = kernel_set_buffer;
-  backend->kernel_set_int = kernel_set_int;
-  backend->kernel_set_range = kernel_set_range;
-  backend->kernel_prepare = kernel_prepare;
-  backend->dispatch = dispatch;
-  backend->finish = finish;
-  if (device->profiling) {
-    backend->profiling = 1;
-    backend->profile_read = profile_read;
-  }
+  backend->caps.buffer_alignment = 16;
+  backend->caps.profiling = device->profiling;
   return NULL;
 }
 

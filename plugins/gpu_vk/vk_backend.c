@@ -809,6 +809,21 @@ void vk_backend_begin_run(vk_backend_device *device) { device->pending_count = 0
 
 /* ---- set-up ---- */
 
+static const gpu_backend_ops vk_backend_ops = {
+    .buffer_create = buffer_create,
+    .buffer_destroy = buffer_destroy,
+    .buffer_upload = buffer_upload,
+    .kernel_create = kernel_create,
+    .kernel_destroy = kernel_destroy,
+    .kernel_set_buffer = kernel_set_buffer,
+    .kernel_set_int = kernel_set_int,
+    .kernel_set_range = kernel_set_range,
+    .kernel_prepare = kernel_prepare,
+    .dispatch = dispatch,
+    .finish = finish,
+    .profile_read = profile_read,
+};
+
 tflaccel_status vk_backend_init(const tflaccel_host_services *host,
                                 const vk_device_context *context, int32_t profiling,
                                 vk_backend_device *device, gpu_backend *backend) {
@@ -875,32 +890,19 @@ tflaccel_status vk_backend_init(const tflaccel_host_services *host,
   backend->host = host;
   backend->plugin_name = "gpu_vk";
   backend->device = device;
-  backend->has_half_math = native_half && entry->shader_float16;
-  backend->features =
+  backend->ops = &vk_backend_ops;
+  backend->caps.has_half_math = native_half && entry->shader_float16;
+  backend->caps.features =
       GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE | GPU_FEATURE_LSTM_GATES |
       GPU_FEATURE_ORDERED_EXPAND;
-  backend->max_group_items =
+  backend->caps.max_group_items =
       entry->limits.maxComputeWorkGroupInvocations < entry->limits.maxComputeWorkGroupSize[0]
           ? entry->limits.maxComputeWorkGroupInvocations
           : entry->limits.maxComputeWorkGroupSize[0];
-  backend->binding_alignment = 16; /* whole vectors (kernels/glsl/common.glsl) */
+  backend->caps.binding_alignment = 16; /* whole vectors (kernels/glsl/common.glsl) */
   /* Tensors start on 16 bytes: a slice, and an even number of halves. */
-  backend->buffer_alignment = 16;
-  backend->buffer_create = buffer_create;
-  backend->buffer_destroy = buffer_destroy;
-  backend->buffer_upload = buffer_upload;
-  backend->kernel_create = kernel_create;
-  backend->kernel_destroy = kernel_destroy;
-  backend->kernel_set_buffer = kernel_set_buffer;
-  backend->kernel_set_range = kernel_set_range;
-  backend->kernel_prepare = kernel_prepare;
-  backend->kernel_set_int = kernel_set_int;
-  backend->dispatch = dispatch;
-  backend->finish = finish;
-  if (device->profiling) {
-    backend->profiling = 1;
-    backend->profile_read = profile_read;
-  }
+  backend->caps.buffer_alignment = 16;
+  backend->caps.profiling = device->profiling;
   return NULL;
 }
 
