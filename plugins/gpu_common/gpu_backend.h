@@ -1,8 +1,9 @@
 /* What the GPU layer needs from a graphics/compute API: buffers, kernels
- * from the catalogue (gpu_kernel_catalog.h), dispatches in order, and a way
- * to wait. gpu_cl implements it with OpenCL; gpu_vk and gpu_gl can with
- * Vulkan and GLES compute. No API type crosses this interface: buffers are
- * the plugin's own tflaccel_buffer objects, kernels are opaque. */
+ * from the catalogue (gpu_kernel_catalog.h), and a compiled partition's
+ * whole dispatch sequence, handed over once and then run as often as asked.
+ * gpu_cl implements it with OpenCL, gpu_vk with Vulkan, gpu_gl with GLES
+ * compute. No API type crosses this interface: buffers are the plugin's own
+ * tflaccel_buffer objects, kernels and sequences are opaque. */
 #ifndef TFLACCEL_GPU_COMMON_GPU_BACKEND_H
 #define TFLACCEL_GPU_COMMON_GPU_BACKEND_H
 
@@ -12,6 +13,19 @@
 #include "tflaccel/accelerator.h"
 
 typedef struct gpu_kernel_object gpu_kernel_object; /* backend-owned */
+typedef struct gpu_sequence gpu_sequence;           /* backend-owned */
+
+/* One dispatch of a compiled partition, as a backend receives it. */
+typedef struct gpu_step {
+  gpu_kernel_object *kernel;
+  uint32_t global[3];
+  uint32_t local[3]; /* preferred; the backend fits it to the device */
+  /* 1: this dispatch reads or writes bytes that an earlier one wrote (or
+   * writes bytes one read) since the last barrier, so it must wait for
+   * every earlier dispatch (gpu_hazard_plan's barrier plan). Backends whose
+   * queue runs in order (OpenCL) ignore it. */
+  int32_t barrier_before;
+} gpu_step;
 
 /* What a device can do, filled once when the device is opened. */
 typedef struct gpu_device_caps {
@@ -72,29 +86,29 @@ typedef struct gpu_backend_ops {
    * layer does this for arena tensors. */
   tflaccel_status (*kernel_set_range)(void *device, gpu_kernel_object *object, uint32_t slot,
                                       uint64_t offset, uint64_t size, int32_t *narrowed);
-  /* Optional (NULL): readies the kernel for dispatches with this preferred
-   * work group at compile time, e.g. builds its pipeline, so that the
-   * first run pays nothing extra. */
-  tflaccel_status (*kernel_prepare)(void *device, gpu_kernel_object *object,
-                                    const uint32_t local[3]);
 
-  /* Queues one dispatch after the previous ones (the backend places the
-   * barrier that makes the previous dispatches' writes visible). local is
-   * a preference: the backend fits it to the kernel's limits and rounds
-   * global up to a multiple of it (kernels bound-check). */
-  tflaccel_status (*dispatch)(void *device, gpu_kernel_object *object, const uint32_t global[3],
-                              const uint32_t local[3]);
-  /* Waits until every queued dispatch has finished. */
-  tflaccel_status (*finish)(void *device);
+  /* The whole dispatch list of a compiled partition, handed over once when
+   * it is compiled, after its kernels are made and their buffers set: the
+   * backend prepares what it can now (builds each kernel's pipeline or
+   * program for its work group, so that the first run pays nothing extra;
+   * steps are copied; each step's local is a preference that the backend
+   * fits to the kernel's limits, rounding global up to a multiple of it;
+   * kernels bound-check). */
+  tflaccel_status (*sequence_create)(void *device, const gpu_step *steps, uint32_t count,
+                                     gpu_sequence **sequence);
+  void (*sequence_destroy)(void *device, gpu_sequence *sequence);
+  /* Submits the sequence and waits until it has finished. rebound is 1
+   * when a kernel of it was given another buffer since the last run (a
+   * partition input or output moved): a backend that recorded its
+   * kernels' buffers records again then, and only then. */
+  tflaccel_status (*sequence_run)(void *device, gpu_sequence *sequence, int32_t rebound);
 
   /* With caps.profiling: the GPU times in microseconds of the dispatches
-   * of the last run, in queue order (*count of them, at most capacity
+   * of the last sequence_run, in order (*count of them, at most capacity
    * written); a count of 0 means the backend could not trust that run's
-   * times (a GL disjoint event) and the run is left out. The GPU layer
-   * abandons a run at a failed dispatch: the backend then drops what that
-   * run queued, so its timings never mix with the next. gpu_vk times a
-   * dispatch from the timestamp after the previous one, so the barrier
-   * before it counts with it. */
+   * times (a GL disjoint event) and the run is left out. A run that failed
+   * leaves no times. gpu_vk times a dispatch from the timestamp after the
+   * previous one, so the barrier before it counts with it. */
   tflaccel_status (*profile_read)(void *device, double *microseconds, uint32_t capacity,
                                   uint32_t *count);
 } gpu_backend_ops;

@@ -1,15 +1,20 @@
-# The GPU layer shared by gpu_cl, gpu_vk and gpu_gl: layout, op support,
-# fusion, buffer planning and the dispatch list, with no API type in it.
+# The GPU layer shared by gpu_cl, gpu_vk and gpu_gl: the accelerator plugin
+# itself (gpu_plugin), layout, op support, fusion, buffer planning, the
+# dispatch list and its barrier plan, with no API type in it.
 # A convenience library each GPU plugin links in.
 noinst_LTLIBRARIES += plugins/libgpu_common.la
 plugins_libgpu_common_la_SOURCES = \
 	plugins/gpu_common/gpu_array.c \
 	plugins/gpu_common/gpu_array.h \
 	plugins/gpu_common/gpu_backend.h \
+	plugins/gpu_common/gpu_buffer_range.c \
+	plugins/gpu_common/gpu_buffer_range.h \
 	plugins/gpu_common/gpu_disk_cache.c \
 	plugins/gpu_common/gpu_disk_cache.h \
 	plugins/gpu_common/gpu_executable.c \
 	plugins/gpu_common/gpu_executable.h \
+	plugins/gpu_common/gpu_extension_list.c \
+	plugins/gpu_common/gpu_extension_list.h \
 	plugins/gpu_common/gpu_hazard.c \
 	plugins/gpu_common/gpu_hazard.h \
 	plugins/gpu_common/gpu_kernel_catalog.c \
@@ -33,6 +38,8 @@ plugins_libgpu_common_la_SOURCES = \
 	plugins/gpu_common/gpu_slice.h \
 	plugins/gpu_common/gpu_options.c \
 	plugins/gpu_common/gpu_options.h \
+	plugins/gpu_common/gpu_plugin.c \
+	plugins/gpu_common/gpu_plugin.h \
 	plugins/gpu_common/gpu_support.c \
 	plugins/gpu_common/gpu_support.h \
 	plugins/gpu_common/gpu_work_group.c \
