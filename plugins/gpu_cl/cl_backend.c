@@ -8,6 +8,7 @@
 #include "plugins/gpu_cl/cl_buffer.h"
 #include "plugins/gpu_cl/cl_error.h"
 #include "plugins/gpu_common/gpu_kernel_catalog.h"
+#include "plugins/gpu_common/gpu_profile.h"
 #include "plugins/gpu_common/gpu_work_group.h"
 
 struct gpu_kernel_object {
@@ -15,9 +16,7 @@ struct gpu_kernel_object {
   size_t max_group_size; /* CL_KERNEL_WORK_GROUP_SIZE, within the device's */
 };
 
-static cl_backend_device *self_of(void *device) {
-  return device;
-}
+static cl_backend_device *self_of(void *device) { return device; }
 
 static tflaccel_status buffer_create(void *device, uint64_t size, tflaccel_buffer **buffer) {
   cl_backend_device *self = self_of(device);
@@ -126,35 +125,63 @@ static tflaccel_status reserve_event(cl_backend_device *self) {
   return NULL;
 }
 
+/* One dispatch, its sizes fitted once when the sequence is made. */
+typedef struct cl_step {
+  cl_kernel kernel;
+  size_t total[3], group[3];
+} cl_step;
+
+struct gpu_sequence {
+  uint32_t count;
+  cl_step steps[]; /* count of them */
+};
+
 /* Fits the preferred work-group size to the kernel and device limits
- * (gpu_work_group.h), then rounds the global size up. */
-static tflaccel_status dispatch(void *device, gpu_kernel_object *object, const uint32_t global[3],
-                                const uint32_t local[3]) {
+ * (gpu_work_group.h), then rounds the global size up. The in-order queue
+ * orders the dispatches: the barrier plan is not needed. */
+static tflaccel_status sequence_create(void *device, const gpu_step *steps, uint32_t count,
+                                       gpu_sequence **sequence) {
   cl_backend_device *self = self_of(device);
+  const tflaccel_host_services *host = self->host;
+  *sequence = NULL;
+  gpu_sequence *created =
+      host->alloc(host->context, sizeof *created + (size_t)count * sizeof *created->steps,
+                  _Alignof(gpu_sequence));
+  if (created == NULL)
+    return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_cl: out of memory (sequence)");
   const uint64_t max_size[3] = {self->max_item_sizes[0], self->max_item_sizes[1],
                                 self->max_item_sizes[2]};
-  uint32_t fitted[3];
-  gpu_fit_work_group(local, max_size, object->max_group_size, fitted);
-  size_t group[3], total[3];
-  for (int i = 0; i < 3; ++i) {
-    group[i] = fitted[i];
-    total[i] = ((size_t)global[i] + group[i] - 1) / group[i] * group[i];
+  for (uint32_t i = 0; i < count; ++i) {
+    const gpu_step *step = &steps[i];
+    uint32_t group[3];
+    gpu_fit_work_group(step->local, max_size, step->kernel->max_group_size, group);
+    cl_step *fitted = &created->steps[i];
+    fitted->kernel = step->kernel->kernel;
+    for (int d = 0; d < 3; ++d) {
+      fitted->group[d] = group[d];
+      fitted->total[d] = ((size_t)step->global[d] + group[d] - 1) / group[d] * group[d];
+    }
   }
+  created->count = count;
+  *sequence = created;
+  return NULL;
+}
+
+static void sequence_destroy(void *device, gpu_sequence *sequence) {
+  const tflaccel_host_services *host = self_of(device)->host;
+  if (sequence != NULL) host->free(host->context, sequence);
+}
+
+static tflaccel_status enqueue(cl_backend_device *self, const cl_step *step) {
   cl_event *event = NULL;
   if (self->profiling) {
     tflaccel_status status = reserve_event(self);
-    if (status != NULL) {
-      release_events(self); /* the run ends here */
-      return status;
-    }
+    if (status != NULL) return status;
     event = &self->events[self->event_count];
   }
-  cl_int error = clEnqueueNDRangeKernel(self->context->queue, object->kernel, 3, NULL, total, group,
-                                        0, NULL, event);
-  if (error != CL_SUCCESS) {
-    release_events(self); /* the run ends here */
-    return cl_call_failed(self->host, "clEnqueueNDRangeKernel", error);
-  }
+  cl_int error = clEnqueueNDRangeKernel(self->context->queue, step->kernel, 3, NULL, step->total,
+                                        step->group, 0, NULL, event);
+  if (error != CL_SUCCESS) return cl_call_failed(self->host, "clEnqueueNDRangeKernel", error);
   if (event != NULL) self->event_count++;
   return NULL;
 }
@@ -173,8 +200,8 @@ static tflaccel_status event_time(cl_backend_device *self, cl_event event, doubl
   return NULL;
 }
 
-static tflaccel_status finish(void *device) {
-  cl_backend_device *self = self_of(device);
+/* Waits for the queue, then reads the dispatches' times. */
+static tflaccel_status finish(cl_backend_device *self) {
   cl_int error = clFinish(self->context->queue);
   tflaccel_status status =
       error == CL_SUCCESS ? NULL : cl_call_failed(self->host, "clFinish", error);
@@ -186,14 +213,47 @@ static tflaccel_status finish(void *device) {
   return status;
 }
 
+/* The kernels' buffers live in their arguments, set before this run:
+ * nothing to record again when rebound. */
+static tflaccel_status sequence_run(void *device, gpu_sequence *sequence, int32_t rebound) {
+  cl_backend_device *self = self_of(device);
+  (void)rebound;
+  self->time_count = 0;
+  for (uint32_t i = 0; i < sequence->count; ++i) {
+    tflaccel_status status = enqueue(self, &sequence->steps[i]);
+    if (status != NULL) {
+      /* The run ends here; what it queued finishes before the next. */
+      release_events(self);
+      cl_int error = clFinish(self->context->queue);
+      if (error != CL_SUCCESS)
+        self->host->log(self->host->context, TFLACCEL_LOG_WARNING, "clFinish failed: %s (%d)",
+                        cl_error_name(error), (int)error);
+      return status;
+    }
+  }
+  return finish(self);
+}
+
 static tflaccel_status profile_read(void *device, double *microseconds, uint32_t capacity,
                                     uint32_t *count) {
-  cl_backend_device *self = self_of(device);
-  uint32_t copied = self->time_count < capacity ? self->time_count : capacity;
-  if (copied > 0) memcpy(microseconds, self->times_us, copied * sizeof *microseconds);
-  *count = self->time_count;
+  const cl_backend_device *self = self_of(device);
+  gpu_profile_copy_times(self->times_us, self->time_count, microseconds, capacity, count);
   return NULL;
 }
+
+static const gpu_backend_ops cl_backend_ops = {
+    .buffer_create = buffer_create,
+    .buffer_destroy = buffer_destroy,
+    .buffer_upload = buffer_upload,
+    .kernel_create = kernel_create,
+    .kernel_destroy = kernel_destroy,
+    .kernel_set_buffer = kernel_set_buffer,
+    .kernel_set_int = kernel_set_int,
+    .sequence_create = sequence_create,
+    .sequence_destroy = sequence_destroy,
+    .sequence_run = sequence_run,
+    .profile_read = profile_read,
+};
 
 tflaccel_status cl_backend_init(const tflaccel_host_services *host, cl_device_context *context,
                                 const tflaccel_device_info *info, int32_t profiling,
@@ -222,23 +282,12 @@ tflaccel_status cl_backend_init(const tflaccel_host_services *host, cl_device_co
   backend->host = host;
   backend->plugin_name = "gpu_cl";
   backend->device = device;
-  backend->has_half_math = (info->caps & TFLACCEL_DEVICE_CAP_FP16_ARITHMETIC) != 0;
-  backend->buffer_alignment = alignment_bits / 8;
-  backend->buffer_create = buffer_create;
-  backend->buffer_destroy = buffer_destroy;
-  backend->buffer_upload = buffer_upload;
-  backend->kernel_create = kernel_create;
-  backend->kernel_destroy = kernel_destroy;
-  backend->kernel_set_buffer = kernel_set_buffer;
-  backend->kernel_set_int = kernel_set_int;
-  backend->dispatch = dispatch;
-  backend->finish = finish;
-  backend->features =
+  backend->ops = &cl_backend_ops;
+  backend->caps.has_half_math = (info->caps & TFLACCEL_DEVICE_CAP_FP16_ARITHMETIC) != 0;
+  backend->caps.buffer_alignment = alignment_bits / 8;
+  backend->caps.features =
       GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE | GPU_FEATURE_LSTM_GATES;
-  if (device->profiling) {
-    backend->profiling = 1;
-    backend->profile_read = profile_read;
-  }
+  backend->caps.profiling = device->profiling;
   return NULL;
 }
 

@@ -1,9 +1,10 @@
 /* gpu_cl's implementation of the GPU layer's backend (gpu_backend.h):
- * buffers are cl_mem objects, kernels come from the catalogue program,
- * dispatches go in order on the device's in-order queue (so no barrier is
- * needed between them) and only finish() waits. With profiling (the queue
- * was created with CL_QUEUE_PROFILING_ENABLE) each dispatch gets an event,
- * read and released by finish(). */
+ * buffers are cl_mem objects, kernels come from the catalogue program, a
+ * compiled partition's sequence keeps its work sizes fitted once, and a run
+ * queues its dispatches on the device's in-order queue (so the barrier plan
+ * is not needed) and waits once. With profiling (the queue was created with
+ * CL_QUEUE_PROFILING_ENABLE) each dispatch gets an event, read and released
+ * at the end of the run. */
 #ifndef TFLACCEL_GPU_CL_CL_BACKEND_H
 #define TFLACCEL_GPU_CL_CL_BACKEND_H
 
@@ -18,8 +19,8 @@ typedef struct cl_backend_device {
   cl_program_set programs;
   size_t max_group_size;    /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
   size_t max_item_sizes[3]; /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
-  /* Profiling only: the events of the dispatches queued since the last
-   * finish(), and the times (us) finish() read from them. */
+  /* Profiling only: the events of the dispatches the current run queued,
+   * and the times (us) read from them at its end. */
   int32_t profiling;
   cl_event *events;
   double *times_us;

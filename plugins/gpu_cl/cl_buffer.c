@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "plugins/gpu_cl/cl_buffer.h"
+#include "plugins/gpu_common/gpu_buffer_range.h"
 #include "plugins/gpu_cl/cl_error.h"
 
 struct tflaccel_buffer {
@@ -52,23 +53,11 @@ void cl_buffer_destroy(const tflaccel_host_services *host, tflaccel_buffer *buff
   host->free(host->context, buffer);
 }
 
-/* Rejects ranges that do not lie inside the buffer (overflow-safe). */
-static tflaccel_status check_range(const tflaccel_host_services *host,
-                                   const tflaccel_buffer *buffer, uint64_t offset, uint64_t size,
-                                   const char *what) {
-  if (offset > buffer->size || size > buffer->size - offset)
-    return host->status_make(TFLACCEL_INVALID_ARGUMENT,
-                             "gpu_cl buffer %s of %llu bytes at offset %llu is outside the "
-                             "%llu-byte buffer",
-                             what, (unsigned long long)size, (unsigned long long)offset,
-                             (unsigned long long)buffer->size);
-  return NULL;
-}
-
 tflaccel_status cl_buffer_write(const tflaccel_host_services *host,
                                 const cl_device_context *context, tflaccel_buffer *buffer,
                                 uint64_t offset, const void *source, uint64_t size) {
-  tflaccel_status status = check_range(host, buffer, offset, size, "write");
+  tflaccel_status status =
+      gpu_check_buffer_range(host, "gpu_cl", buffer->size, offset, size, "write");
   if (status != NULL || size == 0) return status;
   cl_int error = clEnqueueWriteBuffer(context->queue, buffer->memory, CL_TRUE, (size_t)offset,
                                       (size_t)size, source, 0, NULL, NULL);
@@ -78,7 +67,8 @@ tflaccel_status cl_buffer_write(const tflaccel_host_services *host,
 tflaccel_status cl_buffer_read(const tflaccel_host_services *host, const cl_device_context *context,
                                cl_staging *staging, tflaccel_buffer *buffer, uint64_t offset,
                                void *destination, uint64_t size) {
-  tflaccel_status status = check_range(host, buffer, offset, size, "read");
+  tflaccel_status status =
+      gpu_check_buffer_range(host, "gpu_cl", buffer->size, offset, size, "read");
   if (status != NULL || size == 0) return status;
   if (staging != NULL && size >= CL_STAGING_MIN_BYTES) {
     status = cl_staging_reserve(host, context, staging, (size_t)size);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "plugins/gpu_common/gpu_extension_list.h"
 #include "plugins/gpu_cl/cl_context.h"
 #include "plugins/gpu_cl/cl_error.h"
 
@@ -77,17 +78,6 @@ static tflaccel_status device_scalar(const tflaccel_host_services *host, cl_devi
   return cl_call_failed(host, call, error);
 }
 
-/* True when the space-separated list contains name as a whole word. */
-static int extension_listed(const char *list, const char *name) {
-  size_t length = strlen(name);
-  for (const char *at = strstr(list, name); at != NULL; at = strstr(at + 1, name)) {
-    int starts = at == list || at[-1] == ' ';
-    int ends = at[length] == '\0' || at[length] == ' ';
-    if (starts && ends) return 1;
-  }
-  return 0;
-}
-
 /* Software implementations are reported as virtual GPUs even when they call
  * themselves GPUs, so that a real GPU is preferred over them. */
 static int is_software_renderer(const char *name) {
@@ -120,7 +110,7 @@ static tflaccel_status describe_device(const tflaccel_host_services *host, cl_de
   info->memory_bytes = memory;
   /* vload_half/vstore_half are core OpenCL C: half storage always works. */
   info->caps = TFLACCEL_DEVICE_CAP_FP16_STORAGE;
-  if (extension_listed(extensions, "cl_khr_fp16"))
+  if (gpu_extension_listed(extensions, "cl_khr_fp16"))
     info->caps |= TFLACCEL_DEVICE_CAP_FP16_ARITHMETIC;
   host->free(host->context, extensions);
 

@@ -1,8 +1,9 @@
 /* What the GPU layer needs from a graphics/compute API: buffers, kernels
- * from the catalogue (gpu_kernel_catalog.h), dispatches in order, and a way
- * to wait. gpu_cl implements it with OpenCL; gpu_vk and gpu_gl can with
- * Vulkan and GLES compute. No API type crosses this interface: buffers are
- * the plugin's own tflaccel_buffer objects, kernels are opaque. */
+ * from the catalogue (gpu_kernel_catalog.h), and a compiled partition's
+ * whole dispatch sequence, handed over once and then run as often as asked.
+ * gpu_cl implements it with OpenCL, gpu_vk with Vulkan, gpu_gl with GLES
+ * compute. No API type crosses this interface: buffers are the plugin's own
+ * tflaccel_buffer objects, kernels and sequences are opaque. */
 #ifndef TFLACCEL_GPU_COMMON_GPU_BACKEND_H
 #define TFLACCEL_GPU_COMMON_GPU_BACKEND_H
 
@@ -12,42 +13,24 @@
 #include "tflaccel/accelerator.h"
 
 typedef struct gpu_kernel_object gpu_kernel_object; /* backend-owned */
+typedef struct gpu_sequence gpu_sequence;           /* backend-owned */
 
-typedef struct gpu_backend {
-  const tflaccel_host_services *host;
-  const char *plugin_name; /* for messages: "gpu_cl" */
-  void *device;            /* first argument of every call */
+/* One dispatch of a compiled partition, as a backend receives it. */
+typedef struct gpu_step {
+  gpu_kernel_object *kernel;
+  uint32_t global[3];
+  uint32_t local[3]; /* preferred; the backend fits it to the device */
+  /* 1: this dispatch reads or writes bytes that an earlier one wrote (or
+   * writes bytes one read) since the last barrier, so it must wait for
+   * every earlier dispatch (gpu_hazard_plan's barrier plan). Backends whose
+   * queue runs in order (OpenCL) ignore it. */
+  int32_t barrier_before;
+} gpu_step;
 
-  /* What the device can do. */
+/* What a device can do, filled once when the device is opened. */
+typedef struct gpu_device_caps {
   int32_t has_half_math;     /* half arithmetic (cl_khr_fp16, shaderFloat16) */
   uint64_t buffer_alignment; /* offsets of tensors in the arena */
-
-  tflaccel_status (*buffer_create)(void *device, uint64_t size, tflaccel_buffer **buffer);
-  void (*buffer_destroy)(void *device, tflaccel_buffer *buffer);
-  /* Blocking upload of size bytes at offset 0. */
-  tflaccel_status (*buffer_upload)(void *device, tflaccel_buffer *buffer, const void *data,
-                                   uint64_t size);
-
-  /* A kernel of the catalogue built for the storage mode, ready to take
-   * arguments: slot 0 the parameter buffer, 1 the int offset of this
-   * dispatch's parameters, 2..8 the tensor buffers t0..t6. */
-  tflaccel_status (*kernel_create)(void *device, int32_t storage, int32_t kernel,
-                                   gpu_kernel_object **object);
-  void (*kernel_destroy)(void *device, gpu_kernel_object *object);
-  tflaccel_status (*kernel_set_buffer)(void *device, gpu_kernel_object *object, uint32_t slot,
-                                       tflaccel_buffer *buffer);
-  tflaccel_status (*kernel_set_int)(void *device, gpu_kernel_object *object, uint32_t slot,
-                                    int32_t value);
-  /* Queues one dispatch after the previous ones (the backend places the
-   * barrier that makes the previous dispatches' writes visible). local is
-   * a preference: the backend fits it to the kernel's limits and rounds
-   * global up to a multiple of it (kernels bound-check). */
-  tflaccel_status (*dispatch)(void *device, gpu_kernel_object *object, const uint32_t global[3],
-                              const uint32_t local[3]);
-  /* Waits until every queued dispatch has finished. */
-  tflaccel_status (*finish)(void *device);
-
-  /* Added later: optional, 0 or NULL where the backend does not offer it. */
 
   /* GPU_FEATURE_* (gpu_kernel_catalog.h): the kernels and parameters beyond
    * the first catalogue that this backend implements; the GPU layer uses
@@ -65,42 +48,79 @@ typedef struct gpu_backend {
    * GPU layer asks for no more. */
   uint32_t max_group_items;
 
-  /* Per-dispatch GPU timing (plugin option profile = 1). profiling is 1
-   * when the backend times every dispatch it queues; then profile_read
-   * gives the GPU times in microseconds of the dispatches of the last
-   * finish(), in queue order (*count of them, at most capacity written);
-   * a count of 0 means the backend could not trust that run's times (a GL
-   * disjoint event) and the run is left out.
-   * The GPU layer abandons a run at a failed dispatch: the backend then
-   * drops what that run queued, so its timings never mix with the next.
-   * gpu_vk times a dispatch from the timestamp after the previous one, so
-   * the barrier before it counts with it. */
+  /* 1 when the backend times every dispatch (plugin option profile = 1):
+   * then the ops' profile_read gives the times of the last run. */
   int32_t profiling;
-  tflaccel_status (*profile_read)(void *device, double *microseconds, uint32_t capacity,
-                                  uint32_t *count);
 
   /* Bytes that partition binding offsets must be a multiple of (0: any
    * offset the element size divides). GLSL reaches tensors as arrays of
    * four-value vectors, so gpu_vk and gpu_gl need slices aligned: 16. */
   uint32_t binding_alignment;
+} gpu_device_caps;
 
-  /* Optional: binds only the bytes [offset, offset + size) of the buffer
-   * at slot (until then, and after kernel_set_buffer, all of it), so that
-   * the backend and its tools (Vulkan's synchronization validation) see
-   * which bytes each dispatch touches and order only dispatches whose bytes
-   * overlap. The kernel then finds the tensor at the start of what is
-   * bound: when *narrowed is 1 the GPU layer sets the argument's offset
-   * parameter to 0. *narrowed 0: the backend kept the whole buffer (e.g. an
-   * offset its descriptors cannot start at). The GPU layer does this for
-   * arena tensors. */
+/* The calls, one static table per API. device is gpu_backend.device. */
+typedef struct gpu_backend_ops {
+  tflaccel_status (*buffer_create)(void *device, uint64_t size, tflaccel_buffer **buffer);
+  void (*buffer_destroy)(void *device, tflaccel_buffer *buffer);
+  /* Blocking upload of size bytes at offset 0. */
+  tflaccel_status (*buffer_upload)(void *device, tflaccel_buffer *buffer, const void *data,
+                                   uint64_t size);
+
+  /* A kernel of the catalogue built for the storage mode, ready to take
+   * arguments: slot 0 the parameter buffer, 1 the int offset of this
+   * dispatch's parameters, 2..8 the tensor buffers t0..t6. */
+  tflaccel_status (*kernel_create)(void *device, int32_t storage, int32_t kernel,
+                                   gpu_kernel_object **object);
+  void (*kernel_destroy)(void *device, gpu_kernel_object *object);
+  tflaccel_status (*kernel_set_buffer)(void *device, gpu_kernel_object *object, uint32_t slot,
+                                       tflaccel_buffer *buffer);
+  tflaccel_status (*kernel_set_int)(void *device, gpu_kernel_object *object, uint32_t slot,
+                                    int32_t value);
+  /* Optional (NULL): binds only the bytes [offset, offset + size) of the
+   * buffer at slot (until then, and after kernel_set_buffer, all of it), so
+   * that the backend and its tools (Vulkan's synchronization validation)
+   * see which bytes each dispatch touches. The kernel then finds the tensor
+   * at the start of what is bound: when *narrowed is 1 the GPU layer sets
+   * the argument's offset parameter to 0. *narrowed 0: the backend kept the
+   * whole buffer (e.g. an offset its descriptors cannot start at). The GPU
+   * layer does this for arena tensors. */
   tflaccel_status (*kernel_set_range)(void *device, gpu_kernel_object *object, uint32_t slot,
                                       uint64_t offset, uint64_t size, int32_t *narrowed);
 
-  /* Optional: readies the kernel for dispatches with this preferred work
-   * group (dispatch()'s local) at compile time, e.g. builds its pipeline,
-   * so that the first run pays nothing extra. */
-  tflaccel_status (*kernel_prepare)(void *device, gpu_kernel_object *object,
-                                    const uint32_t local[3]);
+  /* The whole dispatch list of a compiled partition, handed over once when
+   * it is compiled, after its kernels are made and their buffers set: the
+   * backend prepares what it can now (builds each kernel's pipeline or
+   * program for its work group, so that the first run pays nothing extra;
+   * steps are copied; each step's local is a preference that the backend
+   * fits to the kernel's limits, rounding global up to a multiple of it;
+   * kernels bound-check). */
+  tflaccel_status (*sequence_create)(void *device, const gpu_step *steps, uint32_t count,
+                                     gpu_sequence **sequence);
+  void (*sequence_destroy)(void *device, gpu_sequence *sequence);
+  /* Submits the sequence and waits until it has finished. rebound is 1
+   * when a kernel of it was given another buffer since the last run (a
+   * partition input or output moved): a backend that recorded its
+   * kernels' buffers records again then, and only then. */
+  tflaccel_status (*sequence_run)(void *device, gpu_sequence *sequence, int32_t rebound);
+
+  /* With caps.profiling: the GPU times in microseconds of the dispatches
+   * of the last sequence_run, in order (*count of them, at most capacity
+   * written); a count of 0 means the backend could not trust that run's
+   * times (a GL disjoint event) and the run is left out. A run that failed
+   * leaves no times. gpu_vk times a dispatch from the timestamp after the
+   * previous one, so the barrier before it counts with it. */
+  tflaccel_status (*profile_read)(void *device, double *microseconds, uint32_t capacity,
+                                  uint32_t *count);
+} gpu_backend_ops;
+
+/* A device as the GPU layer sees it: the API's calls, its device, and what
+ * it can do. Filled once when the device is opened, then read only. */
+typedef struct gpu_backend {
+  const gpu_backend_ops *ops;
+  void *device; /* first argument of every call */
+  const tflaccel_host_services *host;
+  const char *plugin_name; /* for messages: "gpu_cl" */
+  gpu_device_caps caps;
 } gpu_backend;
 
 #endif

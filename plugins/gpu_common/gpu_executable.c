@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "plugins/gpu_common/gpu_executable.h"
+#include "plugins/gpu_common/gpu_hazard.h"
 #include "plugins/gpu_common/gpu_lowering.h"
 #include "plugins/gpu_common/gpu_profile.h"
 
@@ -19,6 +20,8 @@ struct gpu_executable {
   gpu_program program;
   tflaccel_buffer *arena, *constants, *params;
   gpu_kernel_object **kernels;    /* one per dispatch */
+  gpu_sequence *sequence;         /* the dispatches, handed to the backend once */
+  int32_t rebound;                /* a kernel got another buffer since the last run */
   tflaccel_buffer **bound_buffer; /* per binding: what the kernels hold now */
   uint64_t *bound_offset;
   gpu_profile *profile; /* NULL unless the backend times dispatches */
@@ -37,16 +40,18 @@ void gpu_executable_destroy(gpu_executable *executable) {
     gpu_profile_log(executable->profile, backend, &executable->program, executable->op_count);
     gpu_profile_destroy(backend, executable->profile);
   }
+  if (executable->sequence != NULL)
+    backend->ops->sequence_destroy(backend->device, executable->sequence);
   if (executable->kernels != NULL) {
     for (uint32_t i = 0; i < executable->program.dispatch_count; ++i)
       if (executable->kernels[i] != NULL)
-        backend->kernel_destroy(backend->device, executable->kernels[i]);
+        backend->ops->kernel_destroy(backend->device, executable->kernels[i]);
     host->free(host->context, executable->kernels);
   }
-  if (executable->arena != NULL) backend->buffer_destroy(backend->device, executable->arena);
+  if (executable->arena != NULL) backend->ops->buffer_destroy(backend->device, executable->arena);
   if (executable->constants != NULL)
-    backend->buffer_destroy(backend->device, executable->constants);
-  if (executable->params != NULL) backend->buffer_destroy(backend->device, executable->params);
+    backend->ops->buffer_destroy(backend->device, executable->constants);
+  if (executable->params != NULL) backend->ops->buffer_destroy(backend->device, executable->params);
   if (executable->bound_buffer != NULL) host->free(host->context, executable->bound_buffer);
   if (executable->bound_offset != NULL) host->free(host->context, executable->bound_offset);
   gpu_program_release(host, &executable->program);
@@ -55,9 +60,9 @@ void gpu_executable_destroy(gpu_executable *executable) {
 
 static tflaccel_status create_buffer(const gpu_backend *backend, uint64_t size, const void *data,
                                      tflaccel_buffer **buffer) {
-  tflaccel_status status = backend->buffer_create(backend->device, size ? size : 16, buffer);
+  tflaccel_status status = backend->ops->buffer_create(backend->device, size ? size : 16, buffer);
   if (status == NULL && data != NULL && size > 0)
-    status = backend->buffer_upload(backend->device, *buffer, data, size);
+    status = backend->ops->buffer_upload(backend->device, *buffer, data, size);
   return status;
 }
 
@@ -68,39 +73,75 @@ static tflaccel_status create_kernels(gpu_executable *executable) {
     const gpu_dispatch *dispatch = &program->dispatches[i];
     gpu_kernel_object *kernel = NULL;
     tflaccel_status status =
-        backend->kernel_create(backend->device, program->storage, dispatch->kernel, &kernel);
+        backend->ops->kernel_create(backend->device, program->storage, dispatch->kernel, &kernel);
     if (status != NULL) return status;
     executable->kernels[i] = kernel;
-    if (backend->kernel_prepare != NULL) {
-      status = backend->kernel_prepare(backend->device, kernel, dispatch->local);
-      if (status != NULL) return status;
-    }
-    status = backend->kernel_set_buffer(backend->device, kernel, SLOT_PARAMS, executable->params);
+    status =
+        backend->ops->kernel_set_buffer(backend->device, kernel, SLOT_PARAMS, executable->params);
     if (status == NULL)
-      status =
-          backend->kernel_set_int(backend->device, kernel, SLOT_BASE, (int32_t)dispatch->params);
+      status = backend->ops->kernel_set_int(backend->device, kernel, SLOT_BASE,
+                                            (int32_t)dispatch->params);
     for (uint32_t a = 0; status == NULL && a < GPU_MAX_ARGS; ++a) {
       tflaccel_buffer *buffer;
       switch (dispatch->args[a].kind) {
-        case GPU_BUFFER_ARENA: buffer = executable->arena; break;
-        case GPU_BUFFER_CONSTANTS: buffer = executable->constants; break;
-        case GPU_BUFFER_BINDING: continue;           /* set at run time */
-        default: buffer = executable->params; break; /* unused: any valid buffer */
+        case GPU_BUFFER_ARENA:
+          buffer = executable->arena;
+          break;
+        case GPU_BUFFER_CONSTANTS:
+          buffer = executable->constants;
+          break;
+        case GPU_BUFFER_BINDING:
+          continue; /* set at run time */
+        default:
+          buffer = executable->params;
+          break; /* unused: any valid buffer */
       }
-      status = backend->kernel_set_buffer(backend->device, kernel, SLOT_TENSORS + a, buffer);
+      status = backend->ops->kernel_set_buffer(backend->device, kernel, SLOT_TENSORS + a, buffer);
       const gpu_argument *argument = &dispatch->args[a];
       if (status == NULL && argument->kind == GPU_BUFFER_ARENA && argument->arena_size > 0 &&
-          backend->kernel_set_range != NULL) {
+          backend->ops->kernel_set_range != NULL) {
         int32_t narrowed = 0;
-        status = backend->kernel_set_range(backend->device, kernel, SLOT_TENSORS + a,
-                                           argument->arena_offset, argument->arena_size,
-                                           &narrowed);
+        status =
+            backend->ops->kernel_set_range(backend->device, kernel, SLOT_TENSORS + a,
+                                           argument->arena_offset, argument->arena_size, &narrowed);
         if (status == NULL && narrowed) gpu_program_params(program, i)[a] = 0;
       }
     }
     if (status != NULL) return status;
   }
   return NULL;
+}
+
+/* Hands the whole dispatch list, with its barrier plan, to the backend. */
+static tflaccel_status create_sequence(gpu_executable *executable) {
+  const gpu_backend *backend = executable->backend;
+  const tflaccel_host_services *host = backend->host;
+  const gpu_program *program = &executable->program;
+  uint32_t count = program->dispatch_count;
+  gpu_step *steps =
+      host->alloc(host->context, (count ? count : 1) * sizeof *steps, _Alignof(gpu_step));
+  int32_t *barriers =
+      host->alloc(host->context, (count ? count : 1) * sizeof *barriers, _Alignof(int32_t));
+  tflaccel_status status = NULL;
+  if (steps == NULL || barriers == NULL) {
+    status = host->status_make(TFLACCEL_OUT_OF_MEMORY, "%s: out of memory (dispatch sequence)",
+                               backend->plugin_name);
+  } else {
+    uint32_t barrier_count = gpu_hazard_plan(program, barriers);
+    for (uint32_t i = 0; i < count; ++i) {
+      const gpu_dispatch *dispatch = &program->dispatches[i];
+      steps[i].kernel = executable->kernels[i];
+      memcpy(steps[i].global, dispatch->global, sizeof steps[i].global);
+      memcpy(steps[i].local, dispatch->local, sizeof steps[i].local);
+      steps[i].barrier_before = barriers[i];
+    }
+    host->log(host->context, TFLACCEL_LOG_DEBUG, "%u dispatches with %u barriers between them",
+              count, barrier_count);
+    status = backend->ops->sequence_create(backend->device, steps, count, &executable->sequence);
+  }
+  if (steps != NULL) host->free(host->context, steps);
+  if (barriers != NULL) host->free(host->context, barriers);
+  return status;
 }
 
 tflaccel_status gpu_executable_create(const gpu_backend *backend, const tflaccel_graph_view *graph,
@@ -146,9 +187,11 @@ tflaccel_status gpu_executable_create(const gpu_backend *backend, const tflaccel
   uint64_t params_size = (uint64_t)program->dispatch_count * GPU_PARAMS_PER_DISPATCH * 4;
   if (status == NULL) status = create_buffer(backend, params_size, NULL, &created->params);
   if (status == NULL) status = create_kernels(created);
+  if (status == NULL) status = create_sequence(created);
   if (status == NULL && params_size > 0)
-    status = backend->buffer_upload(backend->device, created->params, program->params, params_size);
-  if (status == NULL && backend->profiling && backend->profile_read != NULL)
+    status =
+        backend->ops->buffer_upload(backend->device, created->params, program->params, params_size);
+  if (status == NULL && backend->caps.profiling && backend->ops->profile_read != NULL)
     status = gpu_profile_create(backend, program->dispatch_count, &created->profile);
   if (status != NULL) {
     gpu_executable_destroy(created);
@@ -167,9 +210,9 @@ tflaccel_status gpu_executable_create(const gpu_backend *backend, const tflaccel
     host->log(host->context, TFLACCEL_LOG_DEBUG,
               "dispatch %u: %s, global %u x %u x %u, output %d x %d x %d x %d%s, %d post-ops", i,
               gpu_kernel_name(dispatch->kernel), dispatch->global[0], dispatch->global[1],
-              dispatch->global[2], params[GPU_P_OUT], params[GPU_P_OUT + 1],
-              params[GPU_P_OUT + 2], params[GPU_P_OUT + 3],
-              params[GPU_P_OUT_DENSE] ? " dense" : "", params[GPU_P_POST_COUNT]);
+              dispatch->global[2], params[GPU_P_OUT], params[GPU_P_OUT + 1], params[GPU_P_OUT + 2],
+              params[GPU_P_OUT + 3], params[GPU_P_OUT_DENSE] ? " dense" : "",
+              params[GPU_P_POST_COUNT]);
   }
   /* The weights live on the device now: the host copy is not needed. */
   if (program->constants != NULL) host->free(host->context, program->constants);
@@ -190,12 +233,13 @@ static tflaccel_status bind(gpu_executable *executable, uint32_t b, const tflacc
         TFLACCEL_INVALID_ARGUMENT, "%s: binding of tensor %u holds %llu bytes, it needs %llu",
         backend->plugin_name, binding->tensor, (unsigned long long)binding->size,
         (unsigned long long)program->binding_bytes[b]);
-  if (backend->binding_alignment != 0 && binding->offset % backend->binding_alignment != 0)
+  if (backend->caps.binding_alignment != 0 &&
+      binding->offset % backend->caps.binding_alignment != 0)
     return backend->host->status_make(
         TFLACCEL_INVALID_ARGUMENT,
-        "%s: binding offset %llu of tensor %u is not a multiple of %u bytes",
-        backend->plugin_name, (unsigned long long)binding->offset, binding->tensor,
-        (unsigned)backend->binding_alignment);
+        "%s: binding offset %llu of tensor %u is not a multiple of %u bytes", backend->plugin_name,
+        (unsigned long long)binding->offset, binding->tensor,
+        (unsigned)backend->caps.binding_alignment);
   int new_buffer = executable->bound_buffer[b] != binding->buffer;
   int new_offset = executable->bound_offset[b] != binding->offset;
   if (!new_buffer && !new_offset) return NULL;
@@ -210,8 +254,9 @@ static tflaccel_status bind(gpu_executable *executable, uint32_t b, const tflacc
             TFLACCEL_INVALID_ARGUMENT, "%s: binding offset %llu of tensor %u is not usable",
             backend->plugin_name, (unsigned long long)binding->offset, binding->tensor);
       if (new_buffer) {
-        tflaccel_status status = backend->kernel_set_buffer(backend->device, executable->kernels[i],
-                                                            SLOT_TENSORS + a, binding->buffer);
+        executable->rebound = 1;
+        tflaccel_status status = backend->ops->kernel_set_buffer(
+            backend->device, executable->kernels[i], SLOT_TENSORS + a, binding->buffer);
         if (status != NULL) return status;
       }
       gpu_program_params(program, i)[a] = (int32_t)(binding->offset / argument->offset_unit);
@@ -240,22 +285,18 @@ tflaccel_status gpu_executable_run(gpu_executable *executable, const tflaccel_bi
     if (status != NULL) return status;
   }
   if (params_changed) {
-    tflaccel_status status =
-        backend->buffer_upload(backend->device, executable->params, program->params,
-                               (uint64_t)program->dispatch_count * GPU_PARAMS_PER_DISPATCH * 4);
+    tflaccel_status status = backend->ops->buffer_upload(
+        backend->device, executable->params, program->params,
+        (uint64_t)program->dispatch_count * GPU_PARAMS_PER_DISPATCH * 4);
     if (status != NULL) return status;
   }
   struct timespec start = {0, 0};
   if (executable->profile != NULL && clock_gettime(CLOCK_MONOTONIC, &start) != 0)
     return backend->host->status_make(TFLACCEL_INTERNAL, "%s: clock_gettime failed",
                                       backend->plugin_name);
-  for (uint32_t i = 0; i < program->dispatch_count; ++i) {
-    const gpu_dispatch *dispatch = &program->dispatches[i];
-    tflaccel_status status = backend->dispatch(backend->device, executable->kernels[i],
-                                               dispatch->global, dispatch->local);
-    if (status != NULL) return status;
-  }
-  tflaccel_status status = backend->finish(backend->device);
+  tflaccel_status status =
+      backend->ops->sequence_run(backend->device, executable->sequence, executable->rebound);
+  if (status == NULL) executable->rebound = 0;
   if (status != NULL || executable->profile == NULL) return status;
   struct timespec end;
   if (clock_gettime(CLOCK_MONOTONIC, &end) != 0)

@@ -2,13 +2,16 @@
  * since the last barrier read and wrote, against the next dispatch's. A
  * dispatch depends on earlier ones when it reads bytes one wrote, or
  * writes bytes one read or wrote; independent neighbours (a model's
- * parallel heads, say) then share a barrier. gpu_vk places its pipeline
- * barriers with it, gpu_gl its glMemoryBarrier calls (each ~7.7 us on
- * NVIDIA's GLES driver). Buffers are compared by address only. */
+ * parallel heads, say) then share a barrier. gpu_hazard_plan computes a
+ * compiled partition's plan once; gpu_vk records its pipeline barriers from
+ * it, gpu_gl issues its glMemoryBarrier calls (each ~7.7 us on NVIDIA's
+ * GLES driver) from it. Buffers are compared by address only. */
 #ifndef TFLACCEL_GPU_COMMON_GPU_HAZARD_H
 #define TFLACCEL_GPU_COMMON_GPU_HAZARD_H
 
 #include <stdint.h>
+
+#include "plugins/gpu_common/gpu_program.h"
 
 /* Spans the tracker holds per list; past that, the caller orders
  * everything (a barrier) and starts over. */
@@ -44,5 +47,13 @@ int gpu_hazard_conflicts(const gpu_hazard_tracker *tracker, const gpu_hazard_acc
  * fit, after which the caller places a barrier, resets and adds again. */
 int gpu_hazard_add(gpu_hazard_tracker *tracker, const gpu_hazard_access *accesses,
                    uint32_t count);
+
+/* The barrier plan of a program: barrier_before[i] (one per dispatch) is 1
+ * where dispatch i depends on one since the last barrier. Arena arguments
+ * count by their tensor's bytes; each partition binding counts as a buffer
+ * of its own (the core never binds two tensors that are live together to
+ * overlapping bytes); constants and parameters, which no dispatch writes,
+ * never conflict. Returns the number of barriers. */
+uint32_t gpu_hazard_plan(const gpu_program *program, int32_t *barrier_before);
 
 #endif

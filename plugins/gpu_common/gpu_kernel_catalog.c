@@ -32,6 +32,10 @@ const char *gpu_kernel_name(int32_t kernel) {
   return kernel_names[kernel];
 }
 
+int gpu_kernel_writes_argument(int32_t kernel, uint32_t argument) {
+  return argument == 0 || (argument == 6 && kernel == GPU_KERNEL_DEPTHWISE_CONV_ORDERED_EXPAND);
+}
+
 int gpu_kernel_writes_glsl_binding(int32_t kernel, uint32_t binding) {
-  return binding == 1 || (binding == 7 && kernel == GPU_KERNEL_DEPTHWISE_CONV_ORDERED_EXPAND);
+  return binding >= 1 && gpu_kernel_writes_argument(kernel, binding - 1);
 }

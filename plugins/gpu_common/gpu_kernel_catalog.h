@@ -170,7 +170,7 @@ typedef enum gpu_kernel_id {
 } gpu_kernel_id;
 
 /* What a backend's kernels implement beyond the first catalogue
- * (gpu_backend.features). */
+ * (gpu_device_caps.features). */
 enum {
   GPU_FEATURE_DENSE_OUTPUT = 1u << 0,        /* parameter [13] */
   GPU_FEATURE_DEPTHWISE_POINTWISE = 1u << 1, /* the two fused kernels above */
@@ -180,10 +180,13 @@ enum {
 
 const char *gpu_kernel_name(int32_t kernel);
 
-/* Whether the GLSL kernel writes its storage binding `binding` (binding 0
- * holds the parameters, binding 1 + n tensor t<n>: kernels/glsl/common.glsl):
- * t0 always, and t6 for GPU_KERNEL_DEPTHWISE_CONV_ORDERED_EXPAND. gpu_vk
- * and gpu_gl, which order dispatches with barriers, ask this. */
+/* Whether the kernel writes its tensor argument t<argument>: t0 always,
+ * and t6 for GPU_KERNEL_DEPTHWISE_CONV_ORDERED_EXPAND. The barrier plan
+ * (gpu_hazard_plan) asks this. */
+int gpu_kernel_writes_argument(int32_t kernel, uint32_t argument);
+
+/* The same for the GLSL storage binding `binding` (binding 0 holds the
+ * parameters, binding 1 + n tensor t<n>: kernels/glsl/common.glsl). */
 int gpu_kernel_writes_glsl_binding(int32_t kernel, uint32_t binding);
 
 #endif

@@ -25,8 +25,8 @@ tflaccel_status gpu_profile_create(const gpu_backend *backend, uint32_t dispatch
   *profile = NULL;
   /* One block: the struct, then the arrays, doubles first for alignment. */
   size_t slots = dispatch_count ? dispatch_count : 1;
-  size_t header = (sizeof(gpu_profile) + _Alignof(double) - 1) / _Alignof(double) *
-                  _Alignof(double);
+  size_t header =
+      (sizeof(gpu_profile) + _Alignof(double) - 1) / _Alignof(double) * _Alignof(double);
   size_t size = header + slots * (4 * sizeof(double) + sizeof(int32_t) + sizeof(uint32_t));
   unsigned char *block = host->alloc(host->context, size, _Alignof(gpu_profile));
   if (block == NULL)
@@ -53,8 +53,8 @@ void gpu_profile_destroy(const gpu_backend *backend, gpu_profile *profile) {
 tflaccel_status gpu_profile_add_run(gpu_profile *profile, const gpu_backend *backend,
                                     double wall_us) {
   uint32_t count = 0;
-  tflaccel_status status =
-      backend->profile_read(backend->device, profile->last_us, profile->dispatch_count, &count);
+  tflaccel_status status = backend->ops->profile_read(backend->device, profile->last_us,
+                                                      profile->dispatch_count, &count);
   if (status != NULL) return status;
   if (count == 0 && profile->dispatch_count > 0) {
     profile->discarded_runs++; /* e.g. a GL disjoint event: the backend said so */
@@ -155,4 +155,11 @@ void gpu_profile_log(gpu_profile *profile, const gpu_backend *backend, const gpu
             "profile: dispatches %.1f us (sum of the means) of a mean run of %.1f us (wall "
             "time, first dispatch to finish; min %.1f us): %.1f%%",
             total_us, wall_us, profile->wall_min_us, share_percent(total_us, wall_us));
+}
+
+void gpu_profile_copy_times(const double *times_us, uint32_t time_count, double *microseconds,
+                            uint32_t capacity, uint32_t *count) {
+  uint32_t copied = time_count < capacity ? time_count : capacity;
+  if (copied > 0) memcpy(microseconds, times_us, copied * sizeof *microseconds);
+  *count = time_count;
 }

@@ -20,8 +20,8 @@ tflaccel_status gpu_profile_create(const gpu_backend *backend, uint32_t dispatch
 void gpu_profile_destroy(const gpu_backend *backend, gpu_profile *profile);
 
 /* Reads the times of the run that just finished from the backend and adds
- * them, with wall_us, the run's time from the first dispatch to the end of
- * finish(). */
+ * them, with wall_us, the run's time from its submission to the end of
+ * the backend's wait. */
 tflaccel_status gpu_profile_add_run(gpu_profile *profile, const gpu_backend *backend,
                                     double wall_us);
 
@@ -29,5 +29,10 @@ tflaccel_status gpu_profile_add_run(gpu_profile *profile, const gpu_backend *bac
  * ops, for the heading). */
 void gpu_profile_log(gpu_profile *profile, const gpu_backend *backend, const gpu_program *program,
                      uint32_t op_count);
+
+/* A backend's profile_read over the times it kept of the last run:
+ * copies at most capacity of the time_count times; *count = time_count. */
+void gpu_profile_copy_times(const double *times_us, uint32_t time_count, double *microseconds,
+                            uint32_t capacity, uint32_t *count);
 
 #endif

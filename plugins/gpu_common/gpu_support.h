@@ -1,6 +1,7 @@
-/* Which ops the GPU layer runs, and why not the others: the one place that
- * decides delegation for every GPU plugin (the lowering in gpu_lowering.h
- * handles exactly what this accepts). */
+/* Which ops the GPU layer runs, and why not the others: the one query that
+ * decides delegation for every GPU plugin, answered from the op builders'
+ * rules (gpu_op_builder.h); the lowering in gpu_lowering.h handles exactly
+ * what this accepts. */
 #ifndef TFLACCEL_GPU_COMMON_GPU_SUPPORT_H
 #define TFLACCEL_GPU_COMMON_GPU_SUPPORT_H
 
@@ -8,9 +9,6 @@
 #include <stdint.h>
 
 #include "tflaccel/accelerator.h"
-
-/* The most inputs one CONCATENATION dispatch reads. */
-#define GPU_MAX_CONCAT_INPUTS 6
 
 /* 1 when graph->ops[op_index] runs on the GPU layer; else 0 with a one-line
  * reason that names plugin_name (no trailing period). */

@@ -1,30 +1,39 @@
-# The GPU layer shared by gpu_cl, gpu_vk and gpu_gl: layout, op support,
-# fusion, buffer planning and the dispatch list, with no API type in it.
+# The GPU layer shared by gpu_cl, gpu_vk and gpu_gl: the accelerator plugin
+# itself (gpu_plugin), layout, op support, fusion, buffer planning, the
+# dispatch list and its barrier plan, with no API type in it. ops/ holds one
+# file per op family (support check + lowering), gathered by ops/op_table.c.
 # A convenience library each GPU plugin links in.
 noinst_LTLIBRARIES += plugins/libgpu_common.la
 plugins_libgpu_common_la_SOURCES = \
 	plugins/gpu_common/gpu_array.c \
 	plugins/gpu_common/gpu_array.h \
 	plugins/gpu_common/gpu_backend.h \
+	plugins/gpu_common/gpu_buffer_range.c \
+	plugins/gpu_common/gpu_buffer_range.h \
 	plugins/gpu_common/gpu_disk_cache.c \
 	plugins/gpu_common/gpu_disk_cache.h \
+	plugins/gpu_common/gpu_emit.c \
+	plugins/gpu_common/gpu_emit.h \
+	plugins/gpu_common/gpu_emit_conv.c \
+	plugins/gpu_common/gpu_emit_conv.h \
 	plugins/gpu_common/gpu_executable.c \
 	plugins/gpu_common/gpu_executable.h \
+	plugins/gpu_common/gpu_extension_list.c \
+	plugins/gpu_common/gpu_extension_list.h \
 	plugins/gpu_common/gpu_hazard.c \
 	plugins/gpu_common/gpu_hazard.h \
 	plugins/gpu_common/gpu_kernel_catalog.c \
 	plugins/gpu_common/gpu_kernel_catalog.h \
 	plugins/gpu_common/gpu_layout.c \
 	plugins/gpu_common/gpu_layout.h \
-	plugins/gpu_common/gpu_lower_conv.c \
-	plugins/gpu_common/gpu_lower_data.c \
-	plugins/gpu_common/gpu_lower_elementwise.c \
-	plugins/gpu_common/gpu_lower_lstm.c \
 	plugins/gpu_common/gpu_lowering.c \
 	plugins/gpu_common/gpu_lowering.h \
-	plugins/gpu_common/gpu_lowering_internal.h \
+	plugins/gpu_common/gpu_lowering_state.h \
+	plugins/gpu_common/gpu_op_builder.h \
 	plugins/gpu_common/gpu_op_math.c \
 	plugins/gpu_common/gpu_op_math.h \
+	plugins/gpu_common/gpu_post_op.c \
+	plugins/gpu_common/gpu_post_op.h \
 	plugins/gpu_common/gpu_profile.c \
 	plugins/gpu_common/gpu_profile.h \
 	plugins/gpu_common/gpu_program.c \
@@ -33,9 +42,28 @@ plugins_libgpu_common_la_SOURCES = \
 	plugins/gpu_common/gpu_slice.h \
 	plugins/gpu_common/gpu_options.c \
 	plugins/gpu_common/gpu_options.h \
+	plugins/gpu_common/gpu_plugin.c \
+	plugins/gpu_common/gpu_plugin.h \
 	plugins/gpu_common/gpu_support.c \
 	plugins/gpu_common/gpu_support.h \
+	plugins/gpu_common/gpu_support_check.c \
+	plugins/gpu_common/gpu_support_check.h \
 	plugins/gpu_common/gpu_work_group.c \
-	plugins/gpu_common/gpu_work_group.h
+	plugins/gpu_common/gpu_work_group.h \
+	plugins/gpu_common/ops/concat.c \
+	plugins/gpu_common/ops/conv.c \
+	plugins/gpu_common/ops/depth_to_space.c \
+	plugins/gpu_common/ops/elementwise.c \
+	plugins/gpu_common/ops/fully_connected.c \
+	plugins/gpu_common/ops/lstm.c \
+	plugins/gpu_common/ops/op_families.h \
+	plugins/gpu_common/ops/op_table.c \
+	plugins/gpu_common/ops/pad.c \
+	plugins/gpu_common/ops/pool.c \
+	plugins/gpu_common/ops/reshape.c \
+	plugins/gpu_common/ops/resize.c \
+	plugins/gpu_common/ops/softmax.c \
+	plugins/gpu_common/ops/strided_slice.c \
+	plugins/gpu_common/ops/transpose_conv.c
 # Linked into modules built with -fvisibility=hidden: the same flags.
 plugins_libgpu_common_la_CFLAGS = $(PLUGIN_C_FLAGS)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "plugins/gpu_common/gpu_extension_list.h"
 #include "plugins/gpu_gl/egl_context.h"
 #include "plugins/gpu_gl/gl_error.h"
 #include "plugins/gpu_gl/gl_probe.h"
@@ -20,18 +21,6 @@ typedef struct scan_report {
   char attempts[768];      /* "origin: why; origin: why" */
   tflaccel_status failure; /* the first failure of a driver that got a context */
 } scan_report;
-
-/* True when the space-separated list contains name as a whole word. */
-static int extension_listed(const char *list, const char *name) {
-  if (list == NULL) return 0;
-  size_t length = strlen(name);
-  for (const char *at = strstr(list, name); at != NULL; at = strstr(at + 1, name)) {
-    int starts = at == list || at[-1] == ' ';
-    int ends = at[length] == '\0' || at[length] == ' ';
-    if (starts && ends) return 1;
-  }
-  return 0;
-}
 
 /* Records why origin did not serve; keeps the first failure that is not
  * TFLACCEL_UNAVAILABLE, since that one names a broken driver. Takes status. */
@@ -60,7 +49,7 @@ static tflaccel_status egl_unavailable(const tflaccel_host_services *host, const
 
 static tflaccel_status choose_config(const tflaccel_host_services *host, EGLDisplay display,
                                      const char *extensions, EGLConfig *config) {
-  if (extension_listed(extensions, "EGL_KHR_no_config_context")) {
+  if (gpu_extension_listed(extensions, "EGL_KHR_no_config_context")) {
     *config = EGL_NO_CONFIG_KHR;
     return NULL;
   }
@@ -183,14 +172,14 @@ static tflaccel_status open_display(const tflaccel_host_services *host, EGLDispl
   entry->display = display;
   const char *extensions = eglQueryString(display, EGL_EXTENSIONS);
   tflaccel_status status = NULL;
-  if (!extension_listed(extensions, "EGL_KHR_surfaceless_context"))
+  if (!gpu_extension_listed(extensions, "EGL_KHR_surfaceless_context"))
     status =
         host->status_make(TFLACCEL_UNAVAILABLE, "EGL %d.%d without EGL_KHR_surfaceless_context",
                           (int)major, (int)minor);
   if (status == NULL) status = choose_config(host, display, extensions, &entry->config);
   if (status == NULL) {
     entry->has_minor_version_attribute =
-        major > 1 || minor >= 5 || extension_listed(extensions, "EGL_KHR_create_context");
+        major > 1 || minor >= 5 || gpu_extension_listed(extensions, "EGL_KHR_create_context");
     status = probe_display(host, entry);
   }
   if (status != NULL && !eglTerminate(display)) {
@@ -206,9 +195,10 @@ static void device_origin(const egl_extension_functions *functions, EGLDeviceEXT
                           EGLint index, char *origin, size_t size) {
   const char *extensions = functions->query_device_string(device, EGL_EXTENSIONS);
   const char *file = NULL;
-  if (extension_listed(extensions, "EGL_EXT_device_drm"))
+  if (gpu_extension_listed(extensions, "EGL_EXT_device_drm"))
     file = functions->query_device_string(device, EGL_DRM_DEVICE_FILE_EXT);
-  if (file == NULL && extension_listed(extensions, "EGL_MESA_device_software")) file = "software";
+  if (file == NULL && gpu_extension_listed(extensions, "EGL_MESA_device_software"))
+    file = "software";
   if (file != NULL)
     snprintf(origin, size, "EGL device %d (%s)", (int)index, file);
   else
@@ -268,10 +258,14 @@ static uint32_t count_devices(const egl_extension_functions *functions) {
  * is the driver's). */
 static int type_rank(int32_t type) {
   switch (type) {
-  case TFLACCEL_DEVICE_DISCRETE_GPU: return 0;
-  case TFLACCEL_DEVICE_INTEGRATED_GPU: return 1;
-  case TFLACCEL_DEVICE_OTHER: return 2;
-  default: return 3;
+    case TFLACCEL_DEVICE_DISCRETE_GPU:
+      return 0;
+    case TFLACCEL_DEVICE_INTEGRATED_GPU:
+      return 1;
+    case TFLACCEL_DEVICE_OTHER:
+      return 2;
+    default:
+      return 3;
   }
 }
 
@@ -306,13 +300,13 @@ tflaccel_status egl_display_list_scan(const tflaccel_host_services *host, egl_di
   const char *client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
   if (client == NULL) eglGetError();
   egl_extension_functions functions = {NULL, NULL, NULL};
-  if (extension_listed(client, "EGL_EXT_platform_base"))
+  if (gpu_extension_listed(client, "EGL_EXT_platform_base"))
     functions.get_platform_display =
         (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
   int device_platform = functions.get_platform_display != NULL &&
-                        extension_listed(client, "EGL_EXT_platform_device") &&
-                        (extension_listed(client, "EGL_EXT_device_enumeration") ||
-                         extension_listed(client, "EGL_EXT_device_base"));
+                        gpu_extension_listed(client, "EGL_EXT_platform_device") &&
+                        (gpu_extension_listed(client, "EGL_EXT_device_enumeration") ||
+                         gpu_extension_listed(client, "EGL_EXT_device_base"));
   if (device_platform) {
     functions.query_devices = (PFNEGLQUERYDEVICESEXTPROC)eglGetProcAddress("eglQueryDevicesEXT");
     functions.query_device_string =
@@ -339,7 +333,7 @@ tflaccel_status egl_display_list_scan(const tflaccel_host_services *host, egl_di
                           "EGL_EXT_device_enumeration or EGL_EXT_platform_device missing"));
   if (status == NULL && list->count == 0) {
     if (functions.get_platform_display != NULL &&
-        extension_listed(client, "EGL_MESA_platform_surfaceless"))
+        gpu_extension_listed(client, "EGL_MESA_platform_surfaceless"))
       try_fallback(
           host,
           functions.get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL),

@@ -27,13 +27,10 @@
 struct gpu_kernel_object {
   int32_t kernel, storage;
   GLuint buffers[GL_BACKEND_BINDINGS];
-  /* What each binding holds, and the bytes the kernel touches there
-   * (kernel_set_range; all of it by default), for placing barriers. */
-  const tflaccel_buffer *handles[GL_BACKEND_BINDINGS];
   /* What the bindings the kernel writes hold (BINDING_OUTPUT, and the
-   * last for the kernels with a second output), else NULL. */
+   * last for the kernels with a second output), else NULL: staged for
+   * reading after a run when the core created them. */
   tflaccel_buffer *written[GL_BACKEND_BINDINGS];
-  uint64_t range_begin[GL_BACKEND_BINDINGS], range_end[GL_BACKEND_BINDINGS];
   int32_t base;
   uint32_t local[3]; /* work group of the cached program */
   GLuint program;
@@ -94,30 +91,8 @@ static tflaccel_status kernel_set_buffer(void *device, gpu_kernel_object *object
                                    (unsigned long long)size, (long long)self->max_block_size);
   uint32_t binding = slot == 0 ? 0 : slot - 1;
   object->buffers[binding] = gl_buffer_name(buffer);
-  object->handles[binding] = buffer;
-  object->range_begin[binding] = 0;
-  object->range_end[binding] = UINT64_MAX;
-  object->written[binding] = NULL;
-  if (gpu_kernel_writes_glsl_binding(object->kernel, binding)) {
-    gl_buffer_mark_output(buffer);
-    object->written[binding] = buffer;
-  }
-  return NULL;
-}
-
-/* Records the tensor's bytes for the barrier planning; the binding stays
- * the whole buffer (the kernel finds the tensor by its offset parameter),
- * so *narrowed stays 0. */
-static tflaccel_status kernel_set_range(void *device, gpu_kernel_object *object, uint32_t slot,
-                                        uint64_t offset, uint64_t size, int32_t *narrowed) {
-  *narrowed = 0;
-  if (slot == SLOT_BASE || slot > GPU_MAX_ARGS + 1 || size == 0 || offset + size < offset)
-    return self_of(device)->host->status_make(TFLACCEL_INTERNAL,
-                                              "gpu_gl: range for argument slot %u",
-                                              (unsigned)slot);
-  uint32_t binding = slot == 0 ? 0 : slot - 1;
-  object->range_begin[binding] = offset;
-  object->range_end[binding] = offset + size;
+  object->written[binding] =
+      gpu_kernel_writes_glsl_binding(object->kernel, binding) ? buffer : NULL;
   return NULL;
 }
 
@@ -148,77 +123,102 @@ static tflaccel_status get_program(gl_backend_device *self, gpu_kernel_object *o
   return NULL;
 }
 
-/* Builds the program at compile time, so that the first run does not
- * (compiling and linking a kernel takes the NVIDIA driver up to ~0.3 s). */
-static tflaccel_status kernel_prepare(void *device, gpu_kernel_object *object,
-                                      const uint32_t local[3]) {
-  uint32_t group[3];
-  return get_program(self_of(device), object, local, group);
-}
+/* One dispatch: its kernel, the program for the fitted work group
+ * (get_program) and the work-group counts, found once. */
+typedef struct gl_step {
+  gpu_kernel_object *object;
+  uint32_t groups[3];
+  int32_t barrier_before; /* the GPU layer's barrier plan */
+} gl_step;
 
-/* The program for the fitted work group (get_program) and the work-group
- * counts; checks the bindings. */
-static tflaccel_status prepare_dispatch(gl_backend_device *self, gpu_kernel_object *object,
-                                        const uint32_t global[3], const uint32_t local[3],
-                                        uint32_t groups[3]) {
-  const tflaccel_host_services *host = self->host;
+struct gpu_sequence {
+  uint32_t count;
+  gl_step steps[]; /* count of them */
+};
+
+static tflaccel_status fit_step(gl_backend_device *self, const gpu_step *step, gl_step *fitted) {
   uint32_t group[3];
-  tflaccel_status status = get_program(self, object, local, group);
+  tflaccel_status status = get_program(self, step->kernel, step->local, group);
   if (status != NULL) return status;
+  fitted->object = step->kernel;
+  fitted->barrier_before = step->barrier_before;
   for (int i = 0; i < 3; ++i) {
-    groups[i] = (global[i] + group[i] - 1) / group[i];
-    if (groups[i] == 0) groups[i] = 1;
-    if (groups[i] > (uint32_t)self->max_group_count[i])
-      return host->status_make(TFLACCEL_UNSUPPORTED,
-                               "gpu_gl: %s needs %u work groups along dimension %d, the context "
-                               "allows %d",
-                               gpu_kernel_name(object->kernel), groups[i], i,
-                               (int)self->max_group_count[i]);
+    fitted->groups[i] = (step->global[i] + group[i] - 1) / group[i];
+    if (fitted->groups[i] == 0) fitted->groups[i] = 1;
+    if (fitted->groups[i] > (uint32_t)self->max_group_count[i])
+      return self->host->status_make(TFLACCEL_UNSUPPORTED,
+                                     "gpu_gl: %s needs %u work groups along dimension %d, the "
+                                     "context allows %d",
+                                     gpu_kernel_name(step->kernel->kernel), fitted->groups[i], i,
+                                     (int)self->max_group_count[i]);
   }
-  for (int i = 0; i < GL_BACKEND_BINDINGS; ++i)
-    if (object->buffers[i] == 0)
-      return host->status_make(TFLACCEL_INTERNAL, "gpu_gl: %s dispatched with binding %d unset",
-                               gpu_kernel_name(object->kernel), i);
   return NULL;
 }
 
-static tflaccel_status dispatch(void *device, gpu_kernel_object *object, const uint32_t global[3],
-                                const uint32_t local[3]) {
+static tflaccel_status sequence_create(void *device, const gpu_step *steps, uint32_t count,
+                                       gpu_sequence **sequence) {
   gl_backend_device *self = self_of(device);
-  uint32_t groups[3];
-  tflaccel_status status = prepare_dispatch(self, object, global, local, groups);
-  /* Last, so that nothing fails once a query is begun. The barrier below
-   * comes after it: a dispatch's time includes the barrier before it. */
-  if (status == NULL && self->profiling) status = gl_dispatch_timer_before(&self->timer);
+  const tflaccel_host_services *host = self->host;
+  *sequence = NULL;
+  gpu_sequence *created =
+      host->alloc(host->context, sizeof *created + (size_t)count * sizeof *created->steps,
+                  _Alignof(gpu_sequence));
+  if (created == NULL)
+    return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_gl: out of memory (sequence)");
+  tflaccel_status status = NULL;
+  for (uint32_t i = 0; status == NULL && i < count; ++i)
+    status = fit_step(self, &steps[i], &created->steps[i]);
   if (status != NULL) {
-    /* The GPU layer abandons the run here: its earlier dispatches' times
-     * must not count with the next run's. */
-    if (self->profiling) gl_dispatch_timer_drop_run(&self->timer);
+    host->free(host->context, created);
     return status;
   }
-  /* Earlier dispatches' writes become visible to this one's reads, and its
-   * writes wait for their reads: a barrier where it depends on a dispatch
-   * since the last one, or where the tracker is full. */
-  gpu_hazard_access accesses[GL_BACKEND_BINDINGS];
-  for (int b = 0; b < GL_BACKEND_BINDINGS; ++b) {
-    const tflaccel_buffer *buffer = object->handles[b];
-    int writes = object->written[b] != NULL;
-    accesses[b] = (gpu_hazard_access){
-        .buffer = writes || gl_buffer_is_output(buffer) ? buffer : NULL,
-        .begin = object->range_begin[b],
-        .end = object->range_end[b],
-        .writes = writes,
-    };
+  created->count = count;
+  *sequence = created;
+  return NULL;
+}
+
+static void sequence_destroy(void *device, gpu_sequence *sequence) {
+  const tflaccel_host_services *host = self_of(device)->host;
+  if (sequence != NULL) host->free(host->context, sequence);
+}
+
+/* Partition bindings are set after the sequence is made: checked when
+ * they change. */
+static tflaccel_status check_bindings(gl_backend_device *self, const gpu_sequence *sequence) {
+  for (uint32_t s = 0; s < sequence->count; ++s) {
+    const gpu_kernel_object *object = sequence->steps[s].object;
+    for (int i = 0; i < GL_BACKEND_BINDINGS; ++i)
+      if (object->buffers[i] == 0)
+        return self->host->status_make(TFLACCEL_INTERNAL,
+                                       "gpu_gl: %s dispatched with binding %d unset",
+                                       gpu_kernel_name(object->kernel), i);
   }
-  if (!self->dispatched) gpu_hazard_reset(&self->hazards);
-  if (gpu_hazard_conflicts(&self->hazards, accesses, GL_BACKEND_BINDINGS) ||
-      !gpu_hazard_add(&self->hazards, accesses, GL_BACKEND_BINDINGS)) {
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    gpu_hazard_reset(&self->hazards);
-    gpu_hazard_add(&self->hazards, accesses, GL_BACKEND_BINDINGS);
-    self->run_barriers++;
+  return NULL;
+}
+
+/* Forgets what a run that ended early left: its timer queries, and the
+ * bindings it made (buffers and programs may go between runs). */
+static void begin_run(gl_backend_device *self) {
+  if (self->profiling) gl_dispatch_timer_drop_run(&self->timer);
+  self->bound_program = 0;
+  memset(self->bound_buffers, 0, sizeof self->bound_buffers);
+  /* A run that failed before its fence leaves a list: its buffers stay
+   * marked for that run's number only. */
+  self->staged = NULL;
+  if (++self->run_serial == 0) self->run_serial = 1;
+}
+
+static tflaccel_status dispatch(gl_backend_device *self, const gl_step *step) {
+  gpu_kernel_object *object = step->object;
+  /* Nothing fails once a query is begun. The barrier below comes after
+   * it: a dispatch's time includes the barrier before it. */
+  if (self->profiling) {
+    tflaccel_status status = gl_dispatch_timer_before(&self->timer);
+    if (status != NULL) return status;
   }
-  self->run_dispatches++;
+  /* Earlier dispatches' writes become visible to this one's reads, and
+   * its writes wait for their reads. */
+  if (step->barrier_before) glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   for (int b = BINDING_OUTPUT; b < GL_BACKEND_BINDINGS; ++b) {
     if (object->written[b] == NULL) continue;
     gl_buffer_note_kernel_write(object->written[b]);
@@ -232,9 +232,8 @@ static tflaccel_status dispatch(void *device, gpu_kernel_object *object, const u
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, i, object->buffers[i]);
     self->bound_buffers[i] = object->buffers[i];
   }
-  glDispatchCompute(groups[0], groups[1], groups[2]);
+  glDispatchCompute(step->groups[0], step->groups[1], step->groups[2]);
   if (self->profiling) gl_dispatch_timer_after(&self->timer);
-  self->dispatched = 1;
   return NULL;
 }
 
@@ -245,14 +244,6 @@ static tflaccel_status dispatch(void *device, gpu_kernel_object *object, const u
 static tflaccel_status wait_for_dispatches(gl_backend_device *self) {
   const tflaccel_host_services *host = self->host;
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-  self->dispatched = 0;
-  /* Once per model, not per run: the count changes only with the model. */
-  if (self->run_barriers + 1 != self->logged_barriers) {
-    host->log(host->context, TFLACCEL_LOG_DEBUG, "%u dispatches with %u barriers between them",
-              self->run_dispatches, self->run_barriers);
-    self->logged_barriers = self->run_barriers + 1;
-  }
-  self->run_dispatches = self->run_barriers = 0;
   tflaccel_status status = gl_check_error(host, "dispatching the kernels");
   /* The core's buffers that the run wrote go to their read-back buffers
    * before the fence, so that reading them waits on nothing more. */
@@ -287,9 +278,13 @@ static tflaccel_status wait_for_dispatches(gl_backend_device *self) {
   return NULL;
 }
 
-static tflaccel_status finish(void *device) {
+static tflaccel_status sequence_run(void *device, gpu_sequence *sequence, int32_t rebound) {
   gl_backend_device *self = self_of(device);
-  tflaccel_status status = wait_for_dispatches(self);
+  begin_run(self);
+  tflaccel_status status = rebound ? check_bindings(self, sequence) : NULL;
+  for (uint32_t i = 0; status == NULL && i < sequence->count; ++i)
+    status = dispatch(self, &sequence->steps[i]);
+  if (status == NULL) status = wait_for_dispatches(self);
   if (!self->profiling) return status;
   /* A failed run leaves no times (profile_read gives none). */
   if (status != NULL) {
@@ -307,6 +302,20 @@ static tflaccel_status profile_read(void *device, double *microseconds, uint32_t
   gl_dispatch_timer_read(&self_of(device)->timer, microseconds, capacity, count);
   return NULL;
 }
+
+static const gpu_backend_ops gl_backend_ops = {
+    .buffer_create = buffer_create,
+    .buffer_destroy = buffer_destroy,
+    .buffer_upload = buffer_upload,
+    .kernel_create = kernel_create,
+    .kernel_destroy = kernel_destroy,
+    .kernel_set_buffer = kernel_set_buffer,
+    .kernel_set_int = kernel_set_int,
+    .sequence_create = sequence_create,
+    .sequence_destroy = sequence_destroy,
+    .sequence_run = sequence_run,
+    .profile_read = profile_read,
+};
 
 tflaccel_status gl_backend_init(const tflaccel_host_services *host, int32_t profiling,
                                 gl_backend_device *device, gpu_backend *backend) {
@@ -343,46 +352,21 @@ tflaccel_status gl_backend_init(const tflaccel_host_services *host, int32_t prof
   backend->host = host;
   backend->plugin_name = "gpu_gl";
   backend->device = device;
+  backend->ops = &gl_backend_ops;
   /* GLES has no portable switch for half arithmetic: half storage only. */
-  backend->has_half_math = 0;
-  backend->features =
-      GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE | GPU_FEATURE_LSTM_GATES |
-      GPU_FEATURE_ORDERED_EXPAND;
+  backend->caps.has_half_math = 0;
+  backend->caps.features = GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE |
+                           GPU_FEATURE_LSTM_GATES | GPU_FEATURE_ORDERED_EXPAND;
   /* glMemoryBarrier costs ~7.5 us on NVIDIA's GLES driver (bench/RESULTS.md). */
-  backend->prefers_fewer_dispatches = 1;
-  backend->max_group_items = (uint32_t)(device->max_invocations < device->max_group_size[0]
-                                            ? device->max_invocations
-                                            : device->max_group_size[0]);
-  backend->binding_alignment = 16; /* whole vectors (kernels/glsl/common.glsl) */
+  backend->caps.prefers_fewer_dispatches = 1;
+  backend->caps.max_group_items =
+      (uint32_t)(device->max_invocations < device->max_group_size[0] ? device->max_invocations
+                                                                     : device->max_group_size[0]);
+  backend->caps.binding_alignment = 16; /* whole vectors (kernels/glsl/common.glsl) */
   /* Tensors start on 16 bytes: a slice, and an even number of halves. */
-  backend->buffer_alignment = 16;
-  backend->buffer_create = buffer_create;
-  backend->buffer_destroy = buffer_destroy;
-  backend->buffer_upload = buffer_upload;
-  backend->kernel_create = kernel_create;
-  backend->kernel_destroy = kernel_destroy;
-  backend->kernel_set_buffer = kernel_set_buffer;
-  backend->kernel_set_int = kernel_set_int;
-  backend->kernel_set_range = kernel_set_range;
-  backend->kernel_prepare = kernel_prepare;
-  backend->dispatch = dispatch;
-  backend->finish = finish;
-  if (device->profiling) {
-    backend->profiling = 1;
-    backend->profile_read = profile_read;
-  }
+  backend->caps.buffer_alignment = 16;
+  backend->caps.profiling = device->profiling;
   return NULL;
-}
-
-void gl_backend_begin_run(gl_backend_device *device) {
-  if (device->profiling) gl_dispatch_timer_drop_run(&device->timer);
-  device->bound_program = 0;
-  memset(device->bound_buffers, 0, sizeof device->bound_buffers);
-  device->run_dispatches = device->run_barriers = 0;
-  /* A run that failed before its fence leaves a list: its buffers stay
-   * marked for that run's number only. */
-  device->staged = NULL;
-  if (++device->run_serial == 0) device->run_serial = 1;
 }
 
 void gl_backend_release(gl_backend_device *device) {

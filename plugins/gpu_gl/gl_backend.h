@@ -1,18 +1,19 @@
 /* gpu_gl's implementation of the GPU layer's backend (gpu_backend.h): GL
  * buffer objects, one compute program per kernel and work-group size
  * (gl_program.h), kernel objects that remember their storage buffers and
- * parameter offset, dispatches issued in order with
- * glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT) between them, and a fence
- * waited on at the end. With profiling (plugin option profile = 1), timer
- * queries around the dispatches (gl_timer.h), read by finish() after the
- * fence. Every function runs on the device's worker thread (gl_worker.h). */
+ * parameter offset, a compiled partition's sequence with its programs and
+ * work-group counts found once, issued in order with
+ * glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT) where the GPU layer's
+ * barrier plan asks, and a fence waited on at the end. With profiling
+ * (plugin option profile = 1), timer queries around the dispatches
+ * (gl_timer.h), read after the fence. Every function runs on the device's
+ * worker thread (gl_worker.h). */
 #ifndef TFLACCEL_GPU_GL_GL_BACKEND_H
 #define TFLACCEL_GPU_GL_GL_BACKEND_H
 
 #include "plugins/gpu_common/gpu_backend.h"
 #include "plugins/gpu_gl/gl_program.h"
 #include "plugins/gpu_gl/gl_timer.h"
-#include "plugins/gpu_common/gpu_hazard.h"
 #include "tflaccel/accelerator.h"
 
 #define GL_BACKEND_BINDINGS 8 /* parameters + GPU_MAX_ARGS tensors */
@@ -22,10 +23,6 @@ typedef struct gl_backend_device {
   gl_program_set programs;
   GLint max_invocations, max_group_size[3], max_group_count[3];
   GLint64 max_block_size; /* GL_MAX_SHADER_STORAGE_BLOCK_SIZE */
-  int dispatched;         /* a dispatch since the last barrier */
-  gpu_hazard_tracker hazards; /* what the dispatches since then touch */
-  uint32_t run_dispatches, run_barriers; /* this run's, for the debug log */
-  uint32_t logged_barriers;              /* the last count logged + 1; 0: none */
   /* What this run's dispatches left bound: a dispatch sets only what
    * differs (NVIDIA's driver does work for every binding call, redundant or
    * not). Forgotten between runs, when buffers and programs may go. */
@@ -44,9 +41,5 @@ typedef struct gl_backend_device {
 tflaccel_status gl_backend_init(const tflaccel_host_services *host, int32_t profiling,
                                 gl_backend_device *device, gpu_backend *backend);
 void gl_backend_release(gl_backend_device *device);
-
-/* Before each run: forgets the timer queries of a run that ended before
- * its finish(), whatever ended it. */
-void gl_backend_begin_run(gl_backend_device *device);
 
 #endif

@@ -14,17 +14,17 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "plugins/gpu_common/gpu_buffer_range.h"
 #include "plugins/gpu_gl/gl_buffer.h"
 #include "plugins/gpu_gl/gl_error.h"
 
 struct tflaccel_buffer {
   GLuint name;
-  uint64_t size; /* as requested; the GL buffer holds it rounded up to 16 bytes */
-  int is_output;  /* some kernel writes it */
-  GLuint readback; /* GL_STREAM_READ copy target of reads; 0 until the first */
-  int readback_current; /* the read-back buffer holds the contents */
-  int host_io;          /* created for the core (a partition's input or output) */
-  uint64_t staged_run;  /* the run that last listed it for staging */
+  uint64_t size;                /* as requested; the GL buffer holds it rounded up to 16 bytes */
+  GLuint readback;              /* GL_STREAM_READ copy target of reads; 0 until the first */
+  int readback_current;         /* the read-back buffer holds the contents */
+  int host_io;                  /* created for the core (a partition's input or output) */
+  uint64_t staged_run;          /* the run that last listed it for staging */
   tflaccel_buffer *next_staged; /* that run's list (gl_buffer_list_staged) */
 };
 
@@ -38,8 +38,6 @@ static GLsizeiptr allocation_of(uint64_t size) {
 GLuint gl_buffer_name(const tflaccel_buffer *buffer) { return buffer->name; }
 
 uint64_t gl_buffer_size(const tflaccel_buffer *buffer) { return buffer->size; }
-
-void gl_buffer_mark_output(tflaccel_buffer *buffer) { buffer->is_output = 1; }
 
 void gl_buffer_mark_host_io(tflaccel_buffer *buffer) { buffer->host_io = 1; }
 
@@ -57,8 +55,6 @@ tflaccel_buffer *gl_buffer_next_staged(const tflaccel_buffer *buffer) {
   return buffer->next_staged;
 }
 
-int gl_buffer_is_output(const tflaccel_buffer *buffer) { return buffer->is_output; }
-
 tflaccel_status gl_buffer_create(const tflaccel_host_services *host, uint64_t size,
                                  tflaccel_buffer **buffer) {
   *buffer = NULL;
@@ -71,7 +67,6 @@ tflaccel_status gl_buffer_create(const tflaccel_host_services *host, uint64_t si
     return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_gl buffer: out of memory");
   created->name = 0;
   created->size = size;
-  created->is_output = 0;
   created->readback = 0;
   created->readback_current = 0;
   created->host_io = 0;
@@ -109,22 +104,10 @@ void gl_buffer_destroy(const tflaccel_host_services *host, tflaccel_buffer *buff
   host->free(host->context, buffer);
 }
 
-/* Rejects ranges that do not lie inside the buffer (overflow-safe). */
-static tflaccel_status check_range(const tflaccel_host_services *host,
-                                   const tflaccel_buffer *buffer, uint64_t offset, uint64_t size,
-                                   const char *what) {
-  if (offset > buffer->size || size > buffer->size - offset)
-    return host->status_make(TFLACCEL_INVALID_ARGUMENT,
-                             "gpu_gl buffer %s of %llu bytes at offset %llu is outside the "
-                             "%llu-byte buffer",
-                             what, (unsigned long long)size, (unsigned long long)offset,
-                             (unsigned long long)buffer->size);
-  return NULL;
-}
-
 tflaccel_status gl_buffer_write(const tflaccel_host_services *host, tflaccel_buffer *buffer,
                                 uint64_t offset, const void *source, uint64_t size) {
-  tflaccel_status status = check_range(host, buffer, offset, size, "write");
+  tflaccel_status status =
+      gpu_check_buffer_range(host, "gpu_gl", buffer->size, offset, size, "write");
   if (status != NULL || size == 0) return status;
   buffer->readback_current = 0;
   gl_clear_errors();
@@ -154,9 +137,8 @@ static tflaccel_status ensure_readback(const tflaccel_host_services *host,
 }
 
 /* Copies bytes [offset, offset + size) into the read-back buffer. */
-static tflaccel_status copy_to_readback(const tflaccel_host_services *host,
-                                       tflaccel_buffer *buffer, GLintptr offset,
-                                       GLsizeiptr size) {
+static tflaccel_status copy_to_readback(const tflaccel_host_services *host, tflaccel_buffer *buffer,
+                                        GLintptr offset, GLsizeiptr size) {
   tflaccel_status status = ensure_readback(host, buffer);
   if (status != NULL) return status;
   gl_clear_errors();
@@ -168,8 +150,7 @@ static tflaccel_status copy_to_readback(const tflaccel_host_services *host,
   return gl_check_error(host, "glCopyBufferSubData (to the read-back buffer)");
 }
 
-tflaccel_status gl_buffer_stage_read(const tflaccel_host_services *host,
-                                     tflaccel_buffer *buffer) {
+tflaccel_status gl_buffer_stage_read(const tflaccel_host_services *host, tflaccel_buffer *buffer) {
   tflaccel_status status = copy_to_readback(host, buffer, 0, allocation_of(buffer->size));
   buffer->readback_current = status == NULL;
   return status;
@@ -177,7 +158,8 @@ tflaccel_status gl_buffer_stage_read(const tflaccel_host_services *host,
 
 tflaccel_status gl_buffer_read(const tflaccel_host_services *host, tflaccel_buffer *buffer,
                                uint64_t offset, void *destination, uint64_t size) {
-  tflaccel_status status = check_range(host, buffer, offset, size, "read");
+  tflaccel_status status =
+      gpu_check_buffer_range(host, "gpu_gl", buffer->size, offset, size, "read");
   if (status != NULL || size == 0) return status;
   /* A buffer the last run did not stage: its copy now. The run's last
    * barrier (GL_BUFFER_UPDATE_BARRIER_BIT) orders it after the kernels. */

@@ -1,7 +1,8 @@
 /* Device buffers of gpu_gl: GL buffer objects (bound as shader storage
  * buffers by kernels), filled with glBufferSubData and read back through
- * a copy to a second buffer that is mapped (gl_buffer.c says why). Every call runs on the device's worker thread, where
- * its context is current (gl_worker.h). */
+ * a copy to a second buffer that is mapped (gl_buffer.c says why). Every
+ * call runs on the device's worker thread, where its context is current
+ * (gl_worker.h). */
 #ifndef TFLACCEL_GPU_GL_GL_BUFFER_H
 #define TFLACCEL_GPU_GL_GL_BUFFER_H
 
@@ -12,11 +13,6 @@
 GLuint gl_buffer_name(const tflaccel_buffer *buffer);
 
 uint64_t gl_buffer_size(const tflaccel_buffer *buffer);
-
-/* Whether a kernel has been given the buffer as its output: only such
- * buffers' reads can conflict with a dispatch's writes (gpu_hazard.h). */
-void gl_buffer_mark_output(tflaccel_buffer *buffer);
-int gl_buffer_is_output(const tflaccel_buffer *buffer);
 
 /* Marks a buffer created for the core (through the accelerator ABI), which
  * the core may read after a run; the GPU layer's own buffers stay unmarked. */

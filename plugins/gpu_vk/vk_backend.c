@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "plugins/gpu_common/gpu_array.h"
-#include "plugins/gpu_common/gpu_hazard.h"
+#include "plugins/gpu_common/gpu_profile.h"
 #include "plugins/gpu_common/gpu_work_group.h"
 #include "plugins/gpu_vk/vk_backend.h"
 #include "plugins/gpu_vk/vk_buffer.h"
@@ -27,36 +27,39 @@ typedef struct vk_bound_mirror {
   int32_t written;
 } vk_bound_mirror;
 
-typedef struct vk_recorded_dispatch {
-  gpu_kernel_object *object;
-  uint64_t version; /* of the object's descriptors when recorded */
-  VkPipeline pipeline;
-  uint32_t groups[3];
-} vk_recorded_dispatch;
-
 struct gpu_kernel_object {
   int32_t kernel, variant;
   VkDescriptorPool pool;
   VkDescriptorSet set;
   tflaccel_buffer *buffers[VK_PIPELINE_BINDINGS]; /* what each binding holds */
-  /* The bytes of each binding's buffer the kernel touches (kernel_set_range;
-   * all of it by default), for placing barriers. */
-  uint64_t range_begin[VK_PIPELINE_BINDINGS], range_end[VK_PIPELINE_BINDINGS];
+  uint8_t narrowed[VK_PIPELINE_BINDINGS];         /* bound to a byte range only */
   int32_t base;                                   /* the push constant */
-  uint64_t version;                               /* changes with any of the above */
   uint32_t local[3];                              /* work group of the cached pipeline */
   VkPipeline pipeline;
-  /* The command buffer of the sequence this object starts, if recorded. */
+};
+
+/* One dispatch: its kernel's pipeline for the fitted work group and the
+ * work-group counts, found once. */
+typedef struct vk_step {
+  gpu_kernel_object *object;
+  VkPipeline pipeline;
+  uint32_t groups[3];
+  int32_t barrier_before; /* the GPU layer's barrier plan */
+} vk_step;
+
+/* A compiled partition's dispatches and the command buffer they are
+ * recorded in: recorded at the first run and again only when a kernel's
+ * buffers changed (rebound), replayed by every other run. */
+struct gpu_sequence {
+  vk_step *steps;
+  uint32_t count;
   VkCommandBuffer commands;
-  vk_recorded_dispatch *recorded;
-  uint32_t recorded_count, recorded_capacity;
-  /* The mirrored buffers that sequence binds, each once. */
+  int32_t recorded;
+  /* The mirrored buffers the recording binds, each once. */
   vk_bound_mirror *mirrors;
   uint32_t mirror_count, mirror_capacity;
-  /* Profiling: that sequence's timestamps, one before its first dispatch
-   * and one after each. */
+  /* Profiling: a timestamp before the first dispatch and one after each. */
   VkQueryPool timestamps;
-  uint32_t timestamp_capacity;
 };
 
 static vk_backend_device *self_of(void *device) { return device; }
@@ -176,8 +179,7 @@ static void global_barrier(VkCommandBuffer commands, VkPipelineStageFlags source
       .srcAccessMask = source_access,
       .dstAccessMask = destination_access,
   };
-  vkCmdPipelineBarrier(commands, source_stage, destination_stage, 0, 1, &barrier, 0, NULL, 0,
-                       NULL);
+  vkCmdPipelineBarrier(commands, source_stage, destination_stage, 0, 1, &barrier, 0, NULL, 0, NULL);
 }
 
 /* Records one whole-buffer copy, replayable: first waiting for earlier
@@ -240,8 +242,8 @@ tflaccel_status vk_backend_buffer_write(vk_backend_device *device, tflaccel_buff
   /* The upload copies the whole mirror: a partial write must not bring
    * stale bytes around it back over newer device ones. */
   int partial = offset != 0 || size < vk_buffer_size(buffer);
-  if (vk_buffer_is_mirrored(buffer) &&
-      vk_buffer_mirror_state(buffer) == VK_MIRROR_DEVICE_NEWER && partial) {
+  if (vk_buffer_is_mirrored(buffer) && vk_buffer_mirror_state(buffer) == VK_MIRROR_DEVICE_NEWER &&
+      partial) {
     tflaccel_status status = download_now(device, buffer);
     if (status != NULL) return status;
   }
@@ -250,8 +252,7 @@ tflaccel_status vk_backend_buffer_write(vk_backend_device *device, tflaccel_buff
 
 tflaccel_status vk_backend_buffer_read(vk_backend_device *device, tflaccel_buffer *buffer,
                                        uint64_t offset, void *destination, uint64_t size) {
-  if (vk_buffer_is_mirrored(buffer) &&
-      vk_buffer_mirror_state(buffer) == VK_MIRROR_DEVICE_NEWER) {
+  if (vk_buffer_is_mirrored(buffer) && vk_buffer_mirror_state(buffer) == VK_MIRROR_DEVICE_NEWER) {
     tflaccel_status status = download_now(device, buffer);
     if (status != NULL) return status;
   }
@@ -280,8 +281,8 @@ static tflaccel_status allocate_set(vk_backend_device *self, VkDescriptorPool *p
         return vk_call_failed(host, "vkAllocateDescriptorSets", result);
     }
     /* No pool yet, or the last is full: a new one. */
-    if (!gpu_array_reserve(host, (void **)&self->pools, &self->pool_capacity,
-                           self->pool_count + 1, sizeof *self->pools, _Alignof(VkDescriptorPool)))
+    if (!gpu_array_reserve(host, (void **)&self->pools, &self->pool_capacity, self->pool_count + 1,
+                           sizeof *self->pools, _Alignof(VkDescriptorPool)))
       return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_vk: out of memory (pools)");
     const VkDescriptorPoolSize sizes = {.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                         .descriptorCount = POOL_SETS * VK_PIPELINE_BINDINGS};
@@ -317,7 +318,6 @@ static tflaccel_status kernel_create(void *device, int32_t storage, int32_t kern
   memset(created, 0, sizeof *created);
   created->kernel = kernel;
   created->variant = self->variants[storage];
-  created->version = ++self->last_version;
   tflaccel_status status = allocate_set(self, &created->pool, &created->set);
   if (status != NULL) {
     host->free(host->context, created);
@@ -331,11 +331,6 @@ static void kernel_destroy(void *device, gpu_kernel_object *object) {
   vk_backend_device *self = self_of(device);
   if (object == NULL) return;
   VkDevice handle = self->context->device;
-  if (object->commands != VK_NULL_HANDLE)
-    vkFreeCommandBuffers(handle, self->command_pool, 1, &object->commands);
-  if (object->timestamps != VK_NULL_HANDLE) vkDestroyQueryPool(handle, object->timestamps, NULL);
-  if (object->recorded != NULL) self->host->free(self->host->context, object->recorded);
-  if (object->mirrors != NULL) self->host->free(self->host->context, object->mirrors);
   VkResult result = vkFreeDescriptorSets(handle, object->pool, 1, &object->set);
   if (result != VK_SUCCESS)
     self->host->log(self->host->context, TFLACCEL_LOG_WARNING,
@@ -344,11 +339,10 @@ static void kernel_destroy(void *device, gpu_kernel_object *object) {
 }
 
 /* Points the binding's descriptor at range bytes of its buffer from offset
- * (VK_WHOLE_SIZE: to the end) and records the bytes [offset, end) for the
- * barrier planning. Never while a submission uses the set: finish() always
- * waits. */
+ * (VK_WHOLE_SIZE: to the end). Never while a submission uses the set:
+ * sequence_run always waits, and records again after a change. */
 static void point_binding(vk_backend_device *self, gpu_kernel_object *object, uint32_t binding,
-                          uint64_t offset, uint64_t range, uint64_t end) {
+                          uint64_t offset, uint64_t range) {
   const VkDescriptorBufferInfo info = {
       .buffer = vk_buffer_handle(object->buffers[binding]), .offset = offset, .range = range};
   const VkWriteDescriptorSet write = {
@@ -360,9 +354,7 @@ static void point_binding(vk_backend_device *self, gpu_kernel_object *object, ui
       .pBufferInfo = &info,
   };
   vkUpdateDescriptorSets(self->context->device, 1, &write, 0, NULL);
-  object->range_begin[binding] = offset;
-  object->range_end[binding] = end;
-  object->version = ++self->last_version;
+  object->narrowed[binding] = range != VK_WHOLE_SIZE;
 }
 
 static tflaccel_status kernel_set_buffer(void *device, gpu_kernel_object *object, uint32_t slot,
@@ -372,9 +364,7 @@ static tflaccel_status kernel_set_buffer(void *device, gpu_kernel_object *object
     return self->host->status_make(TFLACCEL_INTERNAL, "gpu_vk: buffer for argument slot %u",
                                    (unsigned)slot);
   uint32_t binding = slot == 0 ? 0 : slot - 1;
-  if (object->buffers[binding] == buffer && object->range_begin[binding] == 0 &&
-      object->range_end[binding] == UINT64_MAX)
-    return NULL;
+  if (object->buffers[binding] == buffer && !object->narrowed[binding]) return NULL;
   /* The descriptor covers the whole allocation: the size rounded up to 16. */
   uint64_t size = (vk_buffer_size(buffer) + 15) / 16 * 16;
   if (size > self->context->entry->limits.maxStorageBufferRange)
@@ -382,13 +372,12 @@ static tflaccel_status kernel_set_buffer(void *device, gpu_kernel_object *object
         TFLACCEL_UNSUPPORTED, "gpu_vk: a %llu-byte buffer exceeds the device's storage range (%u)",
         (unsigned long long)size, (unsigned)self->context->entry->limits.maxStorageBufferRange);
   object->buffers[binding] = buffer;
-  point_binding(self, object, binding, 0, VK_WHOLE_SIZE, UINT64_MAX);
+  point_binding(self, object, binding, 0, VK_WHOLE_SIZE);
   return NULL;
 }
 
 /* Points the binding's descriptor at just the tensor's bytes, so that the
- * barrier planning and the validation layers know what each dispatch
- * touches (gpu_backend.h). */
+ * validation layers know what each dispatch touches (gpu_backend.h). */
 static tflaccel_status kernel_set_range(void *device, gpu_kernel_object *object, uint32_t slot,
                                         uint64_t offset, uint64_t size, int32_t *narrowed) {
   vk_backend_device *self = self_of(device);
@@ -402,7 +391,7 @@ static tflaccel_status kernel_set_range(void *device, gpu_kernel_object *object,
   if (buffer == NULL || offset + size > vk_buffer_size(buffer) ||
       (alignment > 0 && offset % alignment != 0))
     return NULL; /* keeps the whole buffer */
-  point_binding(self, object, binding, offset, size, offset + size);
+  point_binding(self, object, binding, offset, size);
   *narrowed = 1;
   return NULL;
 }
@@ -413,10 +402,7 @@ static tflaccel_status kernel_set_int(void *device, gpu_kernel_object *object, u
   if (slot != SLOT_BASE)
     return self->host->status_make(TFLACCEL_INTERNAL, "gpu_vk: int for argument slot %u",
                                    (unsigned)slot);
-  if (object->base != value) {
-    object->base = value;
-    object->version = ++self->last_version;
-  }
+  object->base = value;
   return NULL;
 }
 
@@ -435,101 +421,41 @@ static tflaccel_status get_pipeline(vk_backend_device *self, gpu_kernel_object *
   fit_group(self, local, group);
   if (object->pipeline != VK_NULL_HANDLE && memcmp(object->local, group, 3 * sizeof *group) == 0)
     return NULL;
-  tflaccel_status status = vk_pipeline_get(&self->pipelines, object->kernel, object->variant,
-                                           group, &object->pipeline);
+  tflaccel_status status =
+      vk_pipeline_get(&self->pipelines, object->kernel, object->variant, group, &object->pipeline);
   if (status != NULL) return status;
   memcpy(object->local, group, 3 * sizeof *group);
   return NULL;
 }
 
-/* Builds the pipeline at compile time, so that the first run does not. */
-static tflaccel_status kernel_prepare(void *device, gpu_kernel_object *object,
-                                      const uint32_t local[3]) {
-  uint32_t group[3];
-  return get_pipeline(self_of(device), object, local, group);
-}
-
-/* Queues the dispatch with its pipeline for the fitted work group (built
- * at compile time by kernel_prepare, or here). */
-static tflaccel_status dispatch(void *device, gpu_kernel_object *object, const uint32_t global[3],
-                                const uint32_t local[3]) {
-  vk_backend_device *self = self_of(device);
-  const tflaccel_host_services *host = self->host;
+/* The step's pipeline for the fitted work group (built here, when the
+ * partition is compiled) and its work-group counts. */
+static tflaccel_status fit_step(vk_backend_device *self, const gpu_step *step, vk_step *fitted) {
   const VkPhysicalDeviceLimits *limits = &self->context->entry->limits;
-  for (int i = 0; i < VK_PIPELINE_BINDINGS; ++i)
-    if (object->buffers[i] == NULL)
-      return host->status_make(TFLACCEL_INTERNAL, "gpu_vk: %s dispatched with binding %d unset",
-                               gpu_kernel_name(object->kernel), i);
   uint32_t group[3];
-  tflaccel_status pipeline_status = get_pipeline(self, object, local, group);
-  if (pipeline_status != NULL) return pipeline_status;
-  if (!gpu_array_reserve(host, (void **)&self->pending, &self->pending_capacity,
-                         self->pending_count + 1, sizeof *self->pending,
-                         _Alignof(vk_pending_dispatch)))
-    return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_vk: out of memory (dispatches)");
-  vk_pending_dispatch *pending = &self->pending[self->pending_count];
-  pending->object = object;
-  pending->pipeline = object->pipeline;
+  tflaccel_status status = get_pipeline(self, step->kernel, step->local, group);
+  if (status != NULL) return status;
+  fitted->object = step->kernel;
+  fitted->pipeline = step->kernel->pipeline;
+  fitted->barrier_before = step->barrier_before;
   for (int i = 0; i < 3; ++i) {
-    pending->groups[i] = (global[i] + group[i] - 1) / group[i];
-    if (pending->groups[i] == 0) pending->groups[i] = 1;
-    if (pending->groups[i] > limits->maxComputeWorkGroupCount[i])
-      return host->status_make(TFLACCEL_UNSUPPORTED,
-                               "gpu_vk: %s needs %u work groups along dimension %d, the device "
-                               "allows %u",
-                               gpu_kernel_name(object->kernel), pending->groups[i], i,
-                               limits->maxComputeWorkGroupCount[i]);
+    fitted->groups[i] = (step->global[i] + group[i] - 1) / group[i];
+    if (fitted->groups[i] == 0) fitted->groups[i] = 1;
+    if (fitted->groups[i] > limits->maxComputeWorkGroupCount[i])
+      return self->host->status_make(TFLACCEL_UNSUPPORTED,
+                                     "gpu_vk: %s needs %u work groups along dimension %d, the "
+                                     "device allows %u",
+                                     gpu_kernel_name(step->kernel->kernel), fitted->groups[i], i,
+                                     limits->maxComputeWorkGroupCount[i]);
   }
-  self->pending_count++;
   return NULL;
 }
 
 /* ---- recording and replaying ---- */
 
-/* Whether the head's command buffer holds exactly the pending sequence. */
-static int recording_matches(const vk_backend_device *self, const gpu_kernel_object *head) {
-  if (head->commands == VK_NULL_HANDLE || head->recorded_count != self->pending_count) return 0;
-  for (uint32_t i = 0; i < self->pending_count; ++i) {
-    const vk_pending_dispatch *pending = &self->pending[i];
-    const vk_recorded_dispatch *recorded = &head->recorded[i];
-    if (recorded->object != pending->object || recorded->version != pending->object->version ||
-        recorded->pipeline != pending->pipeline ||
-        memcmp(recorded->groups, pending->groups, sizeof recorded->groups) != 0)
-      return 0;
-  }
-  return 1;
-}
-
 /* Whether the object's kernel writes binding b (gpu_kernel_catalog.h). */
 static int writes_binding(const gpu_kernel_object *object, int b) {
   return gpu_kernel_writes_glsl_binding(object->kernel, (uint32_t)b);
-}
-
-/* Whether a dispatch of the sequence writes buffer. */
-static int is_written(const vk_pending_dispatch *sequence, uint32_t count,
-                      const tflaccel_buffer *buffer) {
-  for (uint32_t i = 0; i < count; ++i)
-    for (int b = BINDING_OUTPUT; b < VK_PIPELINE_BINDINGS; ++b)
-      if (sequence[i].object->buffers[b] == buffer && writes_binding(sequence[i].object, b))
-        return 1;
-  return 0;
-}
-
-/* The object's bindings as gpu_hazard sees them: reads of buffers the
- * sequence never writes (parameters, weights) left out. */
-static void accesses_of(const vk_pending_dispatch *sequence, uint32_t count,
-                        const gpu_kernel_object *object,
-                        gpu_hazard_access accesses[VK_PIPELINE_BINDINGS]) {
-  for (int b = 0; b < VK_PIPELINE_BINDINGS; ++b) {
-    const tflaccel_buffer *buffer = object->buffers[b];
-    int writes = writes_binding(object, b);
-    accesses[b] = (gpu_hazard_access){
-        .buffer = writes || is_written(sequence, count, buffer) ? buffer : NULL,
-        .begin = object->range_begin[b],
-        .end = object->range_end[b],
-        .writes = writes,
-    };
-  }
 }
 
 static void memory_barrier(VkCommandBuffer commands, VkPipelineStageFlags destination_stage,
@@ -543,105 +469,67 @@ static void memory_barrier(VkCommandBuffer commands, VkPipelineStageFlags destin
                        &barrier, 0, NULL, 0, NULL);
 }
 
-/* timestamps: VK_NULL_HANDLE, or a pool with a query per dispatch and one.
- * after_uploads: the sequence binds mirrored buffers, whose uploads may
+/* after_uploads: the sequence binds mirrored buffers, whose uploads may
  * come before it in the submission. */
-static void record_dispatches(const vk_backend_device *self, VkCommandBuffer commands,
-                              VkQueryPool timestamps, int after_uploads) {
-  gpu_hazard_tracker tracker;
-  gpu_hazard_reset(&tracker);
-  uint32_t barriers = 0;
+static void record_dispatches(const vk_backend_device *self, const gpu_sequence *sequence,
+                              VkCommandBuffer commands, int after_uploads) {
   VkPipeline bound = VK_NULL_HANDLE;
   if (after_uploads)
     global_barrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-  if (timestamps != VK_NULL_HANDLE) {
+  if (sequence->timestamps != VK_NULL_HANDLE) {
     /* The buffer is replayed every run: its queries start over each time.
      * The first timestamp waits for what came before in the submission
      * (uploads), so that only dispatches are timed. */
-    vkCmdResetQueryPool(commands, timestamps, 0, self->pending_count + 1);
-    vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps, 0);
+    vkCmdResetQueryPool(commands, sequence->timestamps, 0, sequence->count + 1);
+    vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, sequence->timestamps, 0);
   }
-  for (uint32_t i = 0; i < self->pending_count; ++i) {
-    const vk_pending_dispatch *pending = &self->pending[i];
-    const gpu_kernel_object *object = pending->object;
-    gpu_hazard_access accesses[VK_PIPELINE_BINDINGS];
-    accesses_of(self->pending, self->pending_count, object, accesses);
-    /* A dependency, or too many spans to follow: order everything so far. */
-    if (gpu_hazard_conflicts(&tracker, accesses, VK_PIPELINE_BINDINGS) ||
-        !gpu_hazard_add(&tracker, accesses, VK_PIPELINE_BINDINGS)) {
+  for (uint32_t i = 0; i < sequence->count; ++i) {
+    const vk_step *step = &sequence->steps[i];
+    const gpu_kernel_object *object = step->object;
+    if (step->barrier_before)
       memory_barrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                      VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-      gpu_hazard_reset(&tracker);
-      gpu_hazard_add(&tracker, accesses, VK_PIPELINE_BINDINGS);
-      barriers++;
-    }
-    if (pending->pipeline != bound) {
-      vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pending->pipeline);
-      bound = pending->pipeline;
+    if (step->pipeline != bound) {
+      vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, step->pipeline);
+      bound = step->pipeline;
     }
     vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, self->pipelines.layout, 0, 1,
                             &object->set, 0, NULL);
     vkCmdPushConstants(commands, self->pipelines.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
                        sizeof object->base, &object->base);
-    vkCmdDispatch(commands, pending->groups[0], pending->groups[1], pending->groups[2]);
+    vkCmdDispatch(commands, step->groups[0], step->groups[1], step->groups[2]);
     /* Once this and every earlier dispatch are done. */
-    if (timestamps != VK_NULL_HANDLE)
-      vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps, i + 1);
+    if (sequence->timestamps != VK_NULL_HANDLE)
+      vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, sequence->timestamps,
+                          i + 1);
   }
   /* The host reads results after the fence. */
   memory_barrier(commands, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-  self->host->log(self->host->context, TFLACCEL_LOG_DEBUG,
-                  "recorded %u dispatches with %u barriers between them", self->pending_count,
-                  barriers);
 }
 
-/* A timestamp pool of the head with room for the pending sequence; the
- * head's command buffer is not pending (finish() waits), so a smaller pool
- * can go. */
-static tflaccel_status reserve_timestamps(vk_backend_device *self, gpu_kernel_object *head) {
-  uint32_t queries = self->pending_count + 1;
-  if (head->timestamps != VK_NULL_HANDLE && head->timestamp_capacity >= queries) return NULL;
-  if (head->timestamps != VK_NULL_HANDLE)
-    vkDestroyQueryPool(self->context->device, head->timestamps, NULL);
-  head->timestamps = VK_NULL_HANDLE;
-  head->timestamp_capacity = 0;
-  const VkQueryPoolCreateInfo info = {
-      .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
-      .queryType = VK_QUERY_TYPE_TIMESTAMP,
-      .queryCount = queries,
-  };
-  VkResult result = vkCreateQueryPool(self->context->device, &info, NULL, &head->timestamps);
-  if (result != VK_SUCCESS) {
-    head->timestamps = VK_NULL_HANDLE;
-    return vk_call_failed(self->host, "vkCreateQueryPool", result);
-  }
-  head->timestamp_capacity = queries;
-  return NULL;
-}
-
-/* Lists in the head the mirrored buffers the pending sequence binds, with
- * their copies recorded, and makes room for finish()'s submission. */
-static tflaccel_status list_mirrors(vk_backend_device *self, gpu_kernel_object *head) {
+/* Lists the mirrored buffers the sequence binds, with their copies
+ * recorded, and makes room for sequence_run's submission. */
+static tflaccel_status list_mirrors(vk_backend_device *self, gpu_sequence *sequence) {
   const tflaccel_host_services *host = self->host;
-  head->mirror_count = 0;
-  for (uint32_t i = 0; i < self->pending_count; ++i) {
-    const gpu_kernel_object *object = self->pending[i].object;
+  sequence->mirror_count = 0;
+  for (uint32_t i = 0; i < sequence->count; ++i) {
+    const gpu_kernel_object *object = sequence->steps[i].object;
     for (int b = 0; b < VK_PIPELINE_BINDINGS; ++b) {
       tflaccel_buffer *buffer = object->buffers[b];
       if (!vk_buffer_is_mirrored(buffer)) continue;
       vk_bound_mirror *found = NULL;
-      for (uint32_t m = 0; m < head->mirror_count && found == NULL; ++m)
-        if (head->mirrors[m].buffer == buffer) found = &head->mirrors[m];
+      for (uint32_t m = 0; m < sequence->mirror_count && found == NULL; ++m)
+        if (sequence->mirrors[m].buffer == buffer) found = &sequence->mirrors[m];
       if (found == NULL) {
-        if (!gpu_array_reserve(host, (void **)&head->mirrors, &head->mirror_capacity,
-                               head->mirror_count + 1, sizeof *head->mirrors,
+        if (!gpu_array_reserve(host, (void **)&sequence->mirrors, &sequence->mirror_capacity,
+                               sequence->mirror_count + 1, sizeof *sequence->mirrors,
                                _Alignof(vk_bound_mirror)))
           return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_vk: out of memory (mirrors)");
         tflaccel_status status = prepare_copies(self, buffer);
         if (status != NULL) return status;
-        found = &head->mirrors[head->mirror_count++];
+        found = &sequence->mirrors[sequence->mirror_count++];
         found->buffer = buffer;
         found->written = 0;
       }
@@ -649,7 +537,7 @@ static tflaccel_status list_mirrors(vk_backend_device *self, gpu_kernel_object *
     }
   }
   /* At most an upload and a download per buffer, around the sequence. */
-  uint32_t needed = 2 * head->mirror_count + 1;
+  uint32_t needed = 2 * sequence->mirror_count + 1;
   if (self->submission_capacity < needed) {
     VkCommandBuffer *grown =
         host->alloc(host->context, needed * sizeof *grown, _Alignof(VkCommandBuffer));
@@ -662,66 +550,104 @@ static tflaccel_status list_mirrors(vk_backend_device *self, gpu_kernel_object *
   return NULL;
 }
 
-/* Records the pending sequence into the head's command buffer. */
-static tflaccel_status record(vk_backend_device *self, gpu_kernel_object *head) {
+/* Records the sequence into its command buffer, with the kernels' buffers
+ * as they are bound now. */
+static tflaccel_status record(vk_backend_device *self, gpu_sequence *sequence) {
   const tflaccel_host_services *host = self->host;
-  if (head->recorded_capacity < self->pending_count) {
-    vk_recorded_dispatch *grown = host->alloc(host->context, self->pending_count * sizeof *grown,
-                                              _Alignof(vk_recorded_dispatch));
-    if (grown == NULL)
-      return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_vk: out of memory (recording)");
-    if (head->recorded != NULL) host->free(host->context, head->recorded);
-    head->recorded = grown;
-    head->recorded_capacity = self->pending_count;
+  sequence->recorded = 0; /* invalid until recorded in full */
+  for (uint32_t i = 0; i < sequence->count; ++i) {
+    const gpu_kernel_object *object = sequence->steps[i].object;
+    for (int b = 0; b < VK_PIPELINE_BINDINGS; ++b)
+      if (object->buffers[b] == NULL)
+        return host->status_make(TFLACCEL_INTERNAL, "gpu_vk: %s dispatched with binding %d unset",
+                                 gpu_kernel_name(object->kernel), b);
   }
-  head->recorded_count = 0; /* invalid until recorded in full */
-  tflaccel_status listed_status = list_mirrors(self, head);
+  tflaccel_status listed_status = list_mirrors(self, sequence);
   if (listed_status != NULL) return listed_status;
-  VkResult result;
-  if (head->commands == VK_NULL_HANDLE) {
+  VkResult result = vkResetCommandBuffer(sequence->commands, 0);
+  if (result != VK_SUCCESS) return vk_call_failed(host, "vkResetCommandBuffer", result);
+  const VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  result = vkBeginCommandBuffer(sequence->commands, &begin);
+  if (result != VK_SUCCESS) return vk_call_failed(host, "vkBeginCommandBuffer", result);
+  record_dispatches(self, sequence, sequence->commands, sequence->mirror_count > 0);
+  result = vkEndCommandBuffer(sequence->commands);
+  if (result != VK_SUCCESS) return vk_call_failed(host, "vkEndCommandBuffer", result);
+  sequence->recorded = 1;
+  return NULL;
+}
+
+static void sequence_destroy(void *device, gpu_sequence *sequence) {
+  vk_backend_device *self = self_of(device);
+  const tflaccel_host_services *host = self->host;
+  if (sequence == NULL) return;
+  VkDevice handle = self->context->device;
+  if (sequence->commands != VK_NULL_HANDLE)
+    vkFreeCommandBuffers(handle, self->command_pool, 1, &sequence->commands);
+  if (sequence->timestamps != VK_NULL_HANDLE)
+    vkDestroyQueryPool(handle, sequence->timestamps, NULL);
+  if (sequence->mirrors != NULL) host->free(host->context, sequence->mirrors);
+  if (sequence->steps != NULL) host->free(host->context, sequence->steps);
+  host->free(host->context, sequence);
+}
+
+/* Fits every step and makes the command buffer (and, profiling, the
+ * timestamp pool); recording waits for the first run, when the partition's
+ * inputs and outputs are bound. */
+static tflaccel_status sequence_create(void *device, const gpu_step *steps, uint32_t count,
+                                       gpu_sequence **sequence) {
+  vk_backend_device *self = self_of(device);
+  const tflaccel_host_services *host = self->host;
+  *sequence = NULL;
+  gpu_sequence *created = host->alloc(host->context, sizeof *created, _Alignof(gpu_sequence));
+  if (created == NULL)
+    return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_vk: out of memory (sequence)");
+  memset(created, 0, sizeof *created);
+  created->steps =
+      host->alloc(host->context, (count ? count : 1) * sizeof *created->steps, _Alignof(vk_step));
+  tflaccel_status status =
+      created->steps == NULL
+          ? host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_vk: out of memory (sequence)")
+          : NULL;
+  created->count = count;
+  for (uint32_t i = 0; status == NULL && i < count; ++i)
+    status = fit_step(self, &steps[i], &created->steps[i]);
+  if (status == NULL) {
     const VkCommandBufferAllocateInfo info = {
         .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
         .commandPool = self->command_pool,
         .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
         .commandBufferCount = 1,
     };
-    result = vkAllocateCommandBuffers(self->context->device, &info, &head->commands);
+    VkResult result = vkAllocateCommandBuffers(self->context->device, &info, &created->commands);
     if (result != VK_SUCCESS) {
-      head->commands = VK_NULL_HANDLE;
-      return vk_call_failed(host, "vkAllocateCommandBuffers", result);
+      created->commands = VK_NULL_HANDLE;
+      status = vk_call_failed(host, "vkAllocateCommandBuffers", result);
     }
-  } else {
-    result = vkResetCommandBuffer(head->commands, 0);
-    if (result != VK_SUCCESS) return vk_call_failed(host, "vkResetCommandBuffer", result);
   }
-  if (self->profiling) {
-    tflaccel_status status = reserve_timestamps(self, head);
-    if (status != NULL) return status;
+  if (status == NULL && self->profiling) {
+    const VkQueryPoolCreateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+        .queryType = VK_QUERY_TYPE_TIMESTAMP,
+        .queryCount = count + 1,
+    };
+    VkResult result = vkCreateQueryPool(self->context->device, &info, NULL, &created->timestamps);
+    if (result != VK_SUCCESS) {
+      created->timestamps = VK_NULL_HANDLE;
+      status = vk_call_failed(host, "vkCreateQueryPool", result);
+    }
   }
-  const VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  result = vkBeginCommandBuffer(head->commands, &begin);
-  if (result != VK_SUCCESS) return vk_call_failed(host, "vkBeginCommandBuffer", result);
-  record_dispatches(self, head->commands, self->profiling ? head->timestamps : VK_NULL_HANDLE,
-                    head->mirror_count > 0);
-  result = vkEndCommandBuffer(head->commands);
-  if (result != VK_SUCCESS) return vk_call_failed(host, "vkEndCommandBuffer", result);
-  for (uint32_t i = 0; i < self->pending_count; ++i) {
-    const vk_pending_dispatch *pending = &self->pending[i];
-    vk_recorded_dispatch *recorded = &head->recorded[i];
-    recorded->object = pending->object;
-    recorded->version = pending->object->version;
-    recorded->pipeline = pending->pipeline;
-    memcpy(recorded->groups, pending->groups, sizeof recorded->groups);
+  if (status != NULL) {
+    sequence_destroy(device, created);
+    return status;
   }
-  head->recorded_count = self->pending_count;
-  self->recordings++;
+  *sequence = created;
   return NULL;
 }
 
-/* The times of the dispatches of the head's sequence, from the timestamps
- * it wrote in the submission that has just finished. */
-static tflaccel_status read_timestamps(vk_backend_device *self, const gpu_kernel_object *head,
-                                       uint32_t dispatches) {
+/* The times of the sequence's dispatches, from the timestamps it wrote in
+ * the submission that has just finished. */
+static tflaccel_status read_timestamps(vk_backend_device *self, const gpu_sequence *sequence) {
+  uint32_t dispatches = sequence->count;
   const tflaccel_host_services *host = self->host;
   uint32_t queries = dispatches + 1;
   if (self->time_capacity < queries) {
@@ -738,10 +664,9 @@ static tflaccel_status read_timestamps(vk_backend_device *self, const gpu_kernel
     self->times_us = times;
     self->time_capacity = queries;
   }
-  VkResult result = vkGetQueryPoolResults(self->context->device, head->timestamps, 0, queries,
-                                          queries * sizeof *self->ticks, self->ticks,
-                                          sizeof *self->ticks,
-                                          VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+  VkResult result = vkGetQueryPoolResults(
+      self->context->device, sequence->timestamps, 0, queries, queries * sizeof *self->ticks,
+      self->ticks, sizeof *self->ticks, VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
   if (result != VK_SUCCESS) return vk_call_failed(host, "vkGetQueryPoolResults", result);
   /* Only the valid bits count; masking the difference survives a wrap. */
   uint32_t bits = self->context->entry->timestamp_valid_bits;
@@ -755,59 +680,65 @@ static tflaccel_status read_timestamps(vk_backend_device *self, const gpu_kernel
   return NULL;
 }
 
-/* Submits the head's sequence between the copies of its mirrored buffers
+/* Submits the sequence between the copies of its mirrored buffers
  * (uploads of those the host wrote, downloads of those it writes), as one
  * submission, waits, and notes that mirror and device agree again. */
-static tflaccel_status submit_run(vk_backend_device *self, gpu_kernel_object *head) {
+static tflaccel_status submit_run(vk_backend_device *self, const gpu_sequence *sequence) {
   uint32_t count = 0;
-  for (uint32_t m = 0; m < head->mirror_count; ++m)
-    if (vk_buffer_mirror_state(head->mirrors[m].buffer) == VK_MIRROR_HOST_NEWER)
-      self->submission[count++] = vk_buffer_upload_commands(head->mirrors[m].buffer);
-  self->submission[count++] = head->commands;
-  for (uint32_t m = 0; m < head->mirror_count; ++m) {
-    if (!head->mirrors[m].written) continue;
-    self->submission[count++] = vk_buffer_download_commands(head->mirrors[m].buffer);
+  for (uint32_t m = 0; m < sequence->mirror_count; ++m)
+    if (vk_buffer_mirror_state(sequence->mirrors[m].buffer) == VK_MIRROR_HOST_NEWER)
+      self->submission[count++] = vk_buffer_upload_commands(sequence->mirrors[m].buffer);
+  self->submission[count++] = sequence->commands;
+  for (uint32_t m = 0; m < sequence->mirror_count; ++m) {
+    if (!sequence->mirrors[m].written) continue;
+    self->submission[count++] = vk_buffer_download_commands(sequence->mirrors[m].buffer);
     /* Until the wait says the download is done. */
-    vk_buffer_set_mirror_state(head->mirrors[m].buffer, VK_MIRROR_DEVICE_NEWER);
+    vk_buffer_set_mirror_state(sequence->mirrors[m].buffer, VK_MIRROR_DEVICE_NEWER);
   }
   tflaccel_status status = submit_and_wait(self, count, self->submission);
   if (status != NULL) return status;
   /* Uploaded (the host-newer ones) or downloaded (the written ones). */
-  for (uint32_t m = 0; m < head->mirror_count; ++m)
-    if (head->mirrors[m].written ||
-        vk_buffer_mirror_state(head->mirrors[m].buffer) == VK_MIRROR_HOST_NEWER)
-      vk_buffer_set_mirror_state(head->mirrors[m].buffer, VK_MIRROR_CURRENT);
+  for (uint32_t m = 0; m < sequence->mirror_count; ++m)
+    if (sequence->mirrors[m].written ||
+        vk_buffer_mirror_state(sequence->mirrors[m].buffer) == VK_MIRROR_HOST_NEWER)
+      vk_buffer_set_mirror_state(sequence->mirrors[m].buffer, VK_MIRROR_CURRENT);
   return NULL;
 }
 
-static tflaccel_status finish(void *device) {
+static tflaccel_status sequence_run(void *device, gpu_sequence *sequence, int32_t rebound) {
   vk_backend_device *self = self_of(device);
   self->time_count = 0;
-  if (self->pending_count == 0) return NULL;
-  gpu_kernel_object *head = self->pending[0].object;
   tflaccel_status status = NULL;
-  if (recording_matches(self, head))
-    self->replays++;
-  else
-    status = record(self, head);
-  if (status == NULL) status = submit_run(self, head);
-  if (status == NULL && self->profiling) status = read_timestamps(self, head, self->pending_count);
-  self->pending_count = 0;
+  if (!sequence->recorded || rebound) status = record(self, sequence);
+  if (status == NULL) status = submit_run(self, sequence);
+  if (status == NULL && sequence->timestamps != VK_NULL_HANDLE)
+    status = read_timestamps(self, sequence);
   return status;
 }
 
 static tflaccel_status profile_read(void *device, double *microseconds, uint32_t capacity,
                                     uint32_t *count) {
-  vk_backend_device *self = self_of(device);
-  uint32_t copied = self->time_count < capacity ? self->time_count : capacity;
-  if (copied > 0) memcpy(microseconds, self->times_us, copied * sizeof *microseconds);
-  *count = self->time_count;
+  const vk_backend_device *self = self_of(device);
+  gpu_profile_copy_times(self->times_us, self->time_count, microseconds, capacity, count);
   return NULL;
 }
 
-void vk_backend_begin_run(vk_backend_device *device) { device->pending_count = 0; }
-
 /* ---- set-up ---- */
+
+static const gpu_backend_ops vk_backend_ops = {
+    .buffer_create = buffer_create,
+    .buffer_destroy = buffer_destroy,
+    .buffer_upload = buffer_upload,
+    .kernel_create = kernel_create,
+    .kernel_destroy = kernel_destroy,
+    .kernel_set_buffer = kernel_set_buffer,
+    .kernel_set_int = kernel_set_int,
+    .kernel_set_range = kernel_set_range,
+    .sequence_create = sequence_create,
+    .sequence_destroy = sequence_destroy,
+    .sequence_run = sequence_run,
+    .profile_read = profile_read,
+};
 
 tflaccel_status vk_backend_init(const tflaccel_host_services *host,
                                 const vk_device_context *context, int32_t profiling,
@@ -830,8 +761,7 @@ tflaccel_status vk_backend_init(const tflaccel_host_services *host,
         "gpu_vk option profile=1: %s cannot time dispatches (queue family %u has %u timestamp "
         "bits, timestampComputeAndGraphics %u, timestampPeriod %g)",
         entry->info.name, entry->compute_family, entry->timestamp_valid_bits,
-        (unsigned)entry->limits.timestampComputeAndGraphics,
-        (double)entry->limits.timestampPeriod);
+        (unsigned)entry->limits.timestampComputeAndGraphics, (double)entry->limits.timestampPeriod);
   device->profiling = profiling != 0;
   tflaccel_status status = vk_pipeline_set_init(host, context, &device->pipelines);
   if (status != NULL) return status;
@@ -875,32 +805,18 @@ tflaccel_status vk_backend_init(const tflaccel_host_services *host,
   backend->host = host;
   backend->plugin_name = "gpu_vk";
   backend->device = device;
-  backend->has_half_math = native_half && entry->shader_float16;
-  backend->features =
-      GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE | GPU_FEATURE_LSTM_GATES |
-      GPU_FEATURE_ORDERED_EXPAND;
-  backend->max_group_items =
+  backend->ops = &vk_backend_ops;
+  backend->caps.has_half_math = native_half && entry->shader_float16;
+  backend->caps.features = GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE |
+                           GPU_FEATURE_LSTM_GATES | GPU_FEATURE_ORDERED_EXPAND;
+  backend->caps.max_group_items =
       entry->limits.maxComputeWorkGroupInvocations < entry->limits.maxComputeWorkGroupSize[0]
           ? entry->limits.maxComputeWorkGroupInvocations
           : entry->limits.maxComputeWorkGroupSize[0];
-  backend->binding_alignment = 16; /* whole vectors (kernels/glsl/common.glsl) */
+  backend->caps.binding_alignment = 16; /* whole vectors (kernels/glsl/common.glsl) */
   /* Tensors start on 16 bytes: a slice, and an even number of halves. */
-  backend->buffer_alignment = 16;
-  backend->buffer_create = buffer_create;
-  backend->buffer_destroy = buffer_destroy;
-  backend->buffer_upload = buffer_upload;
-  backend->kernel_create = kernel_create;
-  backend->kernel_destroy = kernel_destroy;
-  backend->kernel_set_buffer = kernel_set_buffer;
-  backend->kernel_set_range = kernel_set_range;
-  backend->kernel_prepare = kernel_prepare;
-  backend->kernel_set_int = kernel_set_int;
-  backend->dispatch = dispatch;
-  backend->finish = finish;
-  if (device->profiling) {
-    backend->profiling = 1;
-    backend->profile_read = profile_read;
-  }
+  backend->caps.buffer_alignment = 16;
+  backend->caps.profiling = device->profiling;
   return NULL;
 }
 
@@ -915,7 +831,6 @@ void vk_backend_release(vk_backend_device *device) {
   for (uint32_t i = 0; i < device->pool_count; ++i)
     vkDestroyDescriptorPool(handle, device->pools[i], NULL);
   if (device->pools != NULL) host->free(host->context, device->pools);
-  if (device->pending != NULL) host->free(host->context, device->pending);
   if (device->submission != NULL) host->free(host->context, device->submission);
   if (device->ticks != NULL) host->free(host->context, device->ticks);
   if (device->times_us != NULL) host->free(host->context, device->times_us);

@@ -1,21 +1,18 @@
 /* gpu_vk's implementation of the GPU layer's backend (gpu_backend.h).
  *
  * A kernel object is a descriptor set of the kernel's pipeline layout and
- * its push-constant value. dispatch() only notes the dispatch; finish()
- * submits them as one command buffer and waits on a fence. That command
- * buffer is recorded once per compiled partition and replayed on every
- * run: it belongs to the first kernel object of the sequence, and is
- * recorded again only when the sequence differs from the one recorded
- * (other objects, work sizes, or an object whose descriptors changed since,
- * as when a partition input is bound to another buffer). Inside it, a
- * memory barrier separates a dispatch from the earlier ones only when they
- * touch a common buffer that one of them writes. With profiling, it also
- * writes a timestamp before the first dispatch and after each into a query
- * pool of the head object, read by finish() after the fence.
+ * its push-constant value. A compiled partition's sequence (gpu_sequence)
+ * is one command buffer, recorded at its first run and again only when the
+ * GPU layer says a kernel's buffers changed (a partition input bound to
+ * another buffer), replayed by every other run: one submission, one fence.
+ * Inside it, a memory barrier goes where the GPU layer's barrier plan
+ * (gpu_hazard_plan) asks. With profiling, it also writes a timestamp
+ * before the first dispatch and after each into the sequence's query pool,
+ * read after the fence.
  *
  * Mirrored buffers (vk_buffer.h: the core's buffers on devices whose
  * host-visible memory is not device-local) that the sequence binds are
- * listed with its recording. finish() submits, in the one submission it
+ * listed with its recording. A run submits, in the one submission it
  * waits for, the upload (mirror -> device) of each such buffer the host
  * wrote since, then the sequence, then the download (device -> mirror) of
  * each one a dispatch writes: a partition's outputs. Each buffer's two
@@ -30,12 +27,6 @@
 #include "plugins/gpu_vk/vk_pipeline.h"
 #include "tflaccel/accelerator.h"
 
-typedef struct vk_pending_dispatch {
-  gpu_kernel_object *object;
-  VkPipeline pipeline;
-  uint32_t groups[3];
-} vk_pending_dispatch;
-
 typedef struct vk_backend_device {
   const tflaccel_host_services *host;
   const vk_device_context *context;
@@ -43,16 +34,12 @@ typedef struct vk_backend_device {
   VkCommandPool command_pool;
   VkCommandBuffer transfer_commands; /* staging copies */
   VkFence fence;
-  VkCommandBuffer *submission; /* room for finish()'s command buffers */
+  VkCommandBuffer *submission; /* room for a run's command buffers */
   uint32_t submission_capacity;
   VkDescriptorPool *pools; /* host->alloc'ed; kernel objects' sets come from the last */
   uint32_t pool_count, pool_capacity;
-  vk_pending_dispatch *pending; /* queued since the last finish() */
-  uint32_t pending_count, pending_capacity;
-  uint64_t last_version;                    /* descriptor versions hand out from here */
   int32_t variants[GPU_STORAGE_MODE_COUNT]; /* vk_shader_variant per gpu_storage_mode */
-  uint64_t recordings, replays;             /* command buffers recorded and replayed */
-  /* Profiling only: the timestamps read by the last finish() and the
+  /* Profiling only: the timestamps read by the last run and the
    * times (us) of its dispatches. */
   int32_t profiling;
   uint64_t *ticks;
@@ -67,9 +54,6 @@ tflaccel_status vk_backend_init(const tflaccel_host_services *host,
                                 const vk_device_context *context, int32_t profiling,
                                 vk_backend_device *device, gpu_backend *backend);
 void vk_backend_release(vk_backend_device *device);
-
-/* Forgets dispatches queued by a run that failed before finish(). */
-void vk_backend_begin_run(vk_backend_device *device);
 
 /* The host's copies into and out of a buffer the core created. A mirrored
  * buffer whose device side is newer is first downloaded (submitted and

@@ -5,14 +5,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "plugins/gpu_common/gpu_buffer_range.h"
 #include "plugins/gpu_vk/vk_buffer.h"
 #include "plugins/gpu_vk/vk_error.h"
 
 struct tflaccel_buffer {
   VkBuffer buffer;
   VkDeviceMemory memory;
-  unsigned char *mapped; /* the whole allocation, mapped for the buffer's life, or NULL */
-  uint64_t size;         /* as requested */
+  unsigned char *mapped;   /* the whole allocation, mapped for the buffer's life, or NULL */
+  uint64_t size;           /* as requested */
   VkDeviceSize allocation; /* bytes of the VkBuffer(s): size rounded up to 16 */
   /* Mirrored buffers only (mirror != VK_NULL_HANDLE). */
   VkDevice device;
@@ -37,11 +38,10 @@ struct tflaccel_buffer {
 static const VkMemoryPropertyFlags host_preferences[] = {HOST_ACCESS | HOST_CACHED, HOST_ACCESS};
 static const VkMemoryPropertyFlags mirror_preferences[] = {
     HOST_ACCESS | HOST_CACHED, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | HOST_CACHED, HOST_ACCESS};
-static const VkMemoryPropertyFlags device_preferences[] = {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
-                                                           0};
+static const VkMemoryPropertyFlags device_preferences[] = {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0};
 
 /* What the kernels may do with a buffer, and what a mirror needs. */
-#define KERNEL_USAGE                                                              \
+#define KERNEL_USAGE                                                       \
   (VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | \
    VK_BUFFER_USAGE_TRANSFER_DST_BIT)
 #define MIRROR_USAGE (VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT)
@@ -222,7 +222,8 @@ tflaccel_status vk_buffer_create(const tflaccel_host_services *host,
   /* Vulkan refuses empty buffers, so an empty tensor still gets one; the
    * kernels read tensors as 16-byte vectors, so the last is whole. */
   VkDeviceSize allocation = size == 0 ? 16 : (size + 15) / 16 * 16;
-  if (size > context->entry->max_allocation_size || allocation > context->entry->max_allocation_size)
+  if (size > context->entry->max_allocation_size ||
+      allocation > context->entry->max_allocation_size)
     return host->status_make(TFLACCEL_OUT_OF_MEMORY,
                              "gpu_vk buffer of %llu bytes exceeds the device's largest "
                              "allocation (%llu bytes)",
@@ -238,27 +239,27 @@ tflaccel_status vk_buffer_create(const tflaccel_host_services *host,
   tflaccel_status status;
   VkMemoryPropertyFlags flags = 0;
   if (kind == VK_MEMORY_HOST) {
-    status = create_part(host, context, allocation, KERNEL_USAGE, host_preferences,
-                         sizeof host_preferences / sizeof host_preferences[0],
-                         "host-visible, coherent ", &created->buffer, &created->memory, &flags,
-                         &created->mapped, HOST_ACCESS);
+    status =
+        create_part(host, context, allocation, KERNEL_USAGE, host_preferences,
+                    sizeof host_preferences / sizeof host_preferences[0], "host-visible, coherent ",
+                    &created->buffer, &created->memory, &flags, &created->mapped, HOST_ACCESS);
   } else {
     /* A device buffer is mapped where its memory is host-visible and
      * coherent (nothing flushes the GPU layer's buffers), except with
      * staging=1 and on the kernels' side of a mirrored buffer. */
     int map = kind == VK_MEMORY_DEVICE && !context->stage_device_buffers;
-    status = create_part(host, context, allocation, KERNEL_USAGE, device_preferences,
-                         sizeof device_preferences / sizeof device_preferences[0], "",
-                         &created->buffer, &created->memory, &flags,
-                         map ? &created->mapped : NULL, HOST_ACCESS);
+    status =
+        create_part(host, context, allocation, KERNEL_USAGE, device_preferences,
+                    sizeof device_preferences / sizeof device_preferences[0], "", &created->buffer,
+                    &created->memory, &flags, map ? &created->mapped : NULL, HOST_ACCESS);
   }
   if (status == NULL && kind == VK_MEMORY_MIRRORED) {
     created->device = context->device;
     created->state = VK_MIRROR_CURRENT;
     status = create_part(host, context, allocation, MIRROR_USAGE, mirror_preferences,
-                         sizeof mirror_preferences / sizeof mirror_preferences[0],
-                         "host-visible ", &created->mirror, &created->mirror_memory, &flags,
-                         &created->mirror_mapped, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
+                         sizeof mirror_preferences / sizeof mirror_preferences[0], "host-visible ",
+                         &created->mirror, &created->mirror_memory, &flags, &created->mirror_mapped,
+                         VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
     created->mirror_coherent = (flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0;
   }
   if (status != NULL) {
@@ -289,20 +290,15 @@ static unsigned char *host_bytes(const tflaccel_buffer *buffer) {
   return buffer->mirror != VK_NULL_HANDLE ? buffer->mirror_mapped : buffer->mapped;
 }
 
-/* Rejects ranges that do not lie inside the buffer (overflow-safe). */
+/* Rejects copies the host cannot make: a buffer without host bytes, or a
+ * range outside it. */
 static tflaccel_status check_range(const tflaccel_host_services *host,
                                    const tflaccel_buffer *buffer, uint64_t offset, uint64_t size,
                                    const char *what) {
   if (host_bytes(buffer) == NULL)
     return host->status_make(TFLACCEL_INVALID_ARGUMENT,
                              "gpu_vk buffer %s: the buffer lives in device-only memory", what);
-  if (offset > buffer->size || size > buffer->size - offset)
-    return host->status_make(TFLACCEL_INVALID_ARGUMENT,
-                             "gpu_vk buffer %s of %llu bytes at offset %llu is outside the "
-                             "%llu-byte buffer",
-                             what, (unsigned long long)size, (unsigned long long)offset,
-                             (unsigned long long)buffer->size);
-  return NULL;
+  return gpu_check_buffer_range(host, "gpu_vk", buffer->size, offset, size, what);
 }
 
 /* The whole mirror: ranges of a non-coherent mapping must be whole atoms,
@@ -338,8 +334,7 @@ tflaccel_status vk_buffer_read(const tflaccel_host_services *host, tflaccel_buff
     /* Drops stale cache lines: a download may have written the mirror. */
     const VkMappedMemoryRange range = whole_mirror(buffer);
     VkResult result = vkInvalidateMappedMemoryRanges(buffer->device, 1, &range);
-    if (result != VK_SUCCESS)
-      return vk_call_failed(host, "vkInvalidateMappedMemoryRanges", result);
+    if (result != VK_SUCCESS) return vk_call_failed(host, "vkInvalidateMappedMemoryRanges", result);
   }
   memcpy(destination, host_bytes(buffer) + offset, (size_t)size);
   return NULL;

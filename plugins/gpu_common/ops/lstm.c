@@ -1,4 +1,4 @@
-/* Lowering of LSTM with the basic kernel (TFLite's LstmCell; gpu_support.c
+/* Lowering of LSTM with the basic kernel (TFLite's LstmCell; lstm_has_kernel
  * accepts nothing else) into four dispatches:
  *   1. gpu_concat: concat_temp <- [input, prev_activ] along the channels;
  *   2. gpu_conv2d as a 1x1 convolution over the batch rows (the way
@@ -16,7 +16,70 @@
 
 #include <string.h>
 
-#include "plugins/gpu_common/gpu_lowering_internal.h"
+#include "plugins/gpu_common/gpu_emit.h"
+#include "plugins/gpu_common/gpu_emit_conv.h"
+#include "plugins/gpu_common/gpu_op_builder.h"
+#include "plugins/gpu_common/gpu_op_math.h"
+#include "plugins/gpu_common/ops/op_families.h"
+
+/* tflaccel_lstm_params.kernel_type of TFLite's basic LSTM cell. */
+#define GPU_LSTM_BASIC_KERNEL 1
+
+/* The full kernel (24 inputs) has no GPU kernel at all: said before the
+ * arity, which it would fail with a less telling message. */
+static int lstm_has_kernel(const gpu_support_check *check) {
+  const tflaccel_op_desc *op = check->op;
+  if (op->params->lstm.kernel_type != GPU_LSTM_BASIC_KERNEL)
+    return gpu_decline(check,
+                       "LSTM with the full kernel (kernel_type %d) has no GPU kernel: only "
+                       "the basic LSTM cell runs on the GPU",
+                       (int)op->params->lstm.kernel_type);
+  return 1;
+}
+
+/* LSTM, basic kernel (TFLite's LstmCell, lowered below): TANH, no
+ * clipping (TFLite's basic kernel requires both), 2-D tensors (TFLite's
+ * kernel takes nothing else), constant float32 weights and bias. */
+static int check_lstm(const gpu_support_check *check) {
+  const tflaccel_graph_view *graph = check->graph;
+  const tflaccel_op_desc *op = check->op;
+  const tflaccel_lstm_params *params = &op->params->lstm;
+  if (params->fused_activation != TFLACCEL_ACT_TANH)
+    return gpu_decline(check, "LSTM basic kernel with fused activation %d (TFLite requires TANH)",
+                       (int)params->fused_activation);
+  if (params->cell_clip != 0.0f || params->proj_clip != 0.0f)
+    return gpu_decline(check,
+                       "LSTM basic kernel with cell_clip %g, proj_clip %g (TFLite requires 0)",
+                       (double)params->cell_clip, (double)params->proj_clip);
+  static const char *const names[9] = {"input", "prev_activ",  "weights",
+                                       "bias",  "prev_state",  "activ",
+                                       "state", "concat_temp", "activ_temp"};
+  const tflaccel_tensor_desc *tensors[9];
+  for (uint32_t i = 0; i < 9; ++i) {
+    tensors[i] = i < 5 ? gpu_op_input(graph, op, i) : gpu_op_output(graph, op, i - 5);
+    if (tensors[i]->rank != (i == 3 ? 1u : 2u))
+      return gpu_decline(check, "LSTM %s has rank %u, the basic kernel takes %s", names[i],
+                         tensors[i]->rank, i == 3 ? "a vector" : "2-D tensors only");
+  }
+  int32_t batch = tensors[0]->dims[0], input_depth = tensors[0]->dims[1];
+  int32_t depth = tensors[1]->dims[1];
+  int64_t total = (int64_t)input_depth + depth, gates = 4 * (int64_t)depth;
+  if (!gpu_check_constant_float(check, tensors[2], "weights", gates * total) ||
+      !gpu_check_constant_float(check, tensors[3], "bias", gates))
+    return 0;
+  /* [rows, columns] of every tensor but the bias. */
+  const int64_t expected[9][2] = {{batch, input_depth}, {batch, depth}, {gates, total},
+                                  {gates, 0},           {batch, depth}, {batch, depth},
+                                  {batch, depth},       {batch, total}, {batch, gates}};
+  for (uint32_t i = 0; i < 9; ++i) {
+    if (i == 3) continue;
+    if (tensors[i]->dims[0] != expected[i][0] || tensors[i]->dims[1] != expected[i][1])
+      return gpu_decline(check, "LSTM %s is [%d, %d], expected [%lld, %lld]", names[i],
+                         tensors[i]->dims[0], tensors[i]->dims[1], (long long)expected[i][0],
+                         (long long)expected[i][1]);
+  }
+  return 1;
+}
 
 /* Ends a dispatch whose output the next dispatch reads: stored as it is,
  * no consumer fused into it (that would leave it unwritten). */
@@ -28,10 +91,12 @@ static tflaccel_status finish_intermediate(gpu_lowering *lw, uint32_t dispatch, 
   return NULL;
 }
 
-tflaccel_status lower_lstm(gpu_lowering *lw, uint32_t position) {
-  if (!(lw->backend->features & GPU_FEATURE_LSTM_GATES))
-    return lw->host->status_make(TFLACCEL_UNSUPPORTED, "%s: LSTM needs the lstm_gates kernel, "
-                                 "which this backend does not offer", lw->backend->plugin_name);
+static tflaccel_status lower_lstm(gpu_lowering *lw, uint32_t position) {
+  if (!(lw->backend->caps.features & GPU_FEATURE_LSTM_GATES))
+    return lw->host->status_make(TFLACCEL_UNSUPPORTED,
+                                 "%s: LSTM needs the lstm_gates kernel, "
+                                 "which this backend does not offer",
+                                 lw->backend->plugin_name);
   const tflaccel_op_desc *op = lower_op(lw, position);
   const tflaccel_tensor_desc *weights = &lw->graph->tensors[op->inputs[2]];
   const tflaccel_tensor_desc *bias = &lw->graph->tensors[op->inputs[3]];
@@ -88,3 +153,9 @@ tflaccel_status lower_lstm(gpu_lowering *lw, uint32_t position) {
   }
   return NULL;
 }
+
+static const gpu_op_builder lstm_builders[] = {
+    {GPU_OP_BUILTIN(LSTM), .min_inputs = 5, .max_inputs = 5, .outputs = 4,
+     .has_kernel = lstm_has_kernel, .supports = check_lstm, .lower = lower_lstm},
+};
+const gpu_op_family gpu_ops_lstm = {lstm_builders, sizeof lstm_builders / sizeof lstm_builders[0]};

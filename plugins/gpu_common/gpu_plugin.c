@@ -1,0 +1,315 @@
+/* The accelerator plugin and device vtable shared by every GPU API
+ * (gpu_plugin.h). */
+#include "config.h"
+
+#include <string.h>
+
+#include "plugins/gpu_common/gpu_executable.h"
+#include "plugins/gpu_common/gpu_options.h"
+#include "plugins/gpu_common/gpu_plugin.h"
+#include "plugins/gpu_common/gpu_support.h"
+
+typedef struct gpu_plugin_state {
+  const gpu_api *api;
+  const char *name; /* the plugin's */
+  const tflaccel_host_services *host;
+  int32_t profiling; /* option profile = 1 */
+  void *api_state;
+} gpu_plugin_state;
+
+typedef struct gpu_plugin_device {
+  tflaccel_device base; /* first: the core sees a tflaccel_device */
+  const gpu_api *api;
+  const tflaccel_host_services *host;
+  void *api_device;
+  gpu_backend backend; /* what the GPU layer compiles and runs with */
+} gpu_plugin_device;
+
+static gpu_plugin_device *plugin_device(tflaccel_device *device) {
+  return (gpu_plugin_device *)device;
+}
+
+/* Runs job where the API wants its calls made, then adds what the API
+ * reported meanwhile. */
+static tflaccel_status device_run(gpu_plugin_device *self, gpu_device_job job, void *argument) {
+  const gpu_api *api = self->api;
+  tflaccel_status status =
+      api->device_call != NULL ? api->device_call(self->api_device, job, argument) : job(argument);
+  return api->device_check != NULL ? api->device_check(self->api_device, status) : status;
+}
+
+/* ---- ops ---- */
+
+/* Pure (no API call): answered on the calling thread. */
+static tflaccel_status supports_op(tflaccel_device *device, const tflaccel_graph_view *graph,
+                                   uint32_t op_index, const tflaccel_compile_options *options,
+                                   tflaccel_op_support *support) {
+  gpu_plugin_device *self = plugin_device(device);
+  (void)options;
+  if (op_index >= graph->op_count)
+    return self->host->status_make(TFLACCEL_INVALID_ARGUMENT, "%s: supports_op: op %u of %u",
+                                   self->backend.plugin_name, op_index, graph->op_count);
+  support->relative_cost = 0.0f;
+  support->reason[0] = '\0';
+  support->level = gpu_op_supported(graph, op_index, self->backend.plugin_name, support->reason,
+                                    sizeof support->reason)
+                       ? TFLACCEL_SUPPORT_YES
+                       : TFLACCEL_SUPPORT_NO;
+  return NULL;
+}
+
+/* Every call below is a job (device_run); its arguments travel in one of
+ * these. */
+typedef struct compile_job {
+  gpu_plugin_device *self;
+  const tflaccel_graph_view *graph;
+  const tflaccel_partition_desc *partition;
+  const tflaccel_compile_options *options;
+  gpu_executable *created;
+} compile_job;
+
+static tflaccel_status run_compile(void *argument) {
+  compile_job *job = argument;
+  return gpu_executable_create(&job->self->backend, job->graph, job->partition, job->options,
+                               &job->created);
+}
+
+static tflaccel_status run_executable_destroy(void *argument) {
+  gpu_executable_destroy(argument);
+  return NULL;
+}
+
+static tflaccel_status compile(tflaccel_device *device, const tflaccel_graph_view *graph,
+                               const tflaccel_partition_desc *partition,
+                               const tflaccel_compile_options *options,
+                               tflaccel_executable **executable) {
+  gpu_plugin_device *self = plugin_device(device);
+  compile_job job = {
+      .self = self, .graph = graph, .partition = partition, .options = options, .created = NULL};
+  tflaccel_status status = device_run(self, run_compile, &job);
+  /* A compile the API reported an error in (gpu_vk validation) fails
+   * whole. */
+  if (status != NULL && job.created != NULL) {
+    tflaccel_status destroyed = device_run(self, run_executable_destroy, job.created);
+    if (destroyed != NULL) self->host->status_free(destroyed);
+    job.created = NULL;
+  }
+  *executable = (tflaccel_executable *)job.created;
+  return status;
+}
+
+static void executable_destroy(tflaccel_device *device, tflaccel_executable *executable) {
+  gpu_plugin_device *self = plugin_device(device);
+  if (executable == NULL) return;
+  tflaccel_status status = device_run(self, run_executable_destroy, executable);
+  if (status != NULL) {
+    self->host->log(self->host->context, TFLACCEL_LOG_ERROR, "%s",
+                    self->host->status_message(status));
+    self->host->status_free(status);
+  }
+}
+
+typedef struct execute_job {
+  gpu_executable *executable;
+  const tflaccel_binding *bindings;
+  uint32_t binding_count;
+} execute_job;
+
+static tflaccel_status run_execute(void *argument) {
+  execute_job *job = argument;
+  return gpu_executable_run(job->executable, job->bindings, job->binding_count);
+}
+
+static tflaccel_status execute(tflaccel_device *device, tflaccel_executable *executable,
+                               const tflaccel_binding *bindings, uint32_t binding_count,
+                               tflaccel_event **completion) {
+  gpu_plugin_device *self = plugin_device(device);
+  if (completion != NULL) *completion = NULL; /* runs are synchronous */
+  if (executable == NULL)
+    return self->host->status_make(TFLACCEL_INVALID_ARGUMENT, "%s: execute without an executable",
+                                   self->backend.plugin_name);
+  execute_job job = {.executable = (gpu_executable *)executable,
+                     .bindings = bindings,
+                     .binding_count = binding_count};
+  return device_run(self, run_execute, &job);
+}
+
+/* ---- buffers ---- */
+
+typedef struct buffer_job {
+  gpu_plugin_device *self;
+  tflaccel_buffer *buffer;
+  uint64_t offset, size;
+  const void *source;
+  void *destination;
+} buffer_job;
+
+static tflaccel_status run_buffer_create(void *argument) {
+  buffer_job *job = argument;
+  return job->self->api->buffer_create(job->self->api_device, job->size, &job->buffer);
+}
+
+static tflaccel_status run_buffer_destroy(void *argument) {
+  buffer_job *job = argument;
+  job->self->api->buffer_destroy(job->self->api_device, job->buffer);
+  return NULL;
+}
+
+static tflaccel_status run_buffer_write(void *argument) {
+  buffer_job *job = argument;
+  return job->self->api->buffer_write(job->self->api_device, job->buffer, job->offset, job->source,
+                                      job->size);
+}
+
+static tflaccel_status run_buffer_read(void *argument) {
+  buffer_job *job = argument;
+  return job->self->api->buffer_read(job->self->api_device, job->buffer, job->offset,
+                                     job->destination, job->size);
+}
+
+static tflaccel_status buffer_create(tflaccel_device *device, uint64_t size,
+                                     tflaccel_buffer **buffer) {
+  gpu_plugin_device *self = plugin_device(device);
+  buffer_job job = {.self = self, .size = size};
+  tflaccel_status status = device_run(self, run_buffer_create, &job);
+  /* A buffer made while the API reported an error is not handed out. */
+  if (status != NULL && job.buffer != NULL) {
+    tflaccel_status destroyed = device_run(self, run_buffer_destroy, &job);
+    if (destroyed != NULL) self->host->status_free(destroyed);
+    job.buffer = NULL;
+  }
+  *buffer = job.buffer;
+  return status;
+}
+
+static void buffer_destroy(tflaccel_device *device, tflaccel_buffer *buffer) {
+  gpu_plugin_device *self = plugin_device(device);
+  buffer_job job = {.self = self, .buffer = buffer};
+  tflaccel_status status = device_run(self, run_buffer_destroy, &job);
+  if (status != NULL) {
+    self->host->log(self->host->context, TFLACCEL_LOG_ERROR, "%s",
+                    self->host->status_message(status));
+    self->host->status_free(status);
+  }
+}
+
+static tflaccel_status buffer_write(tflaccel_device *device, tflaccel_buffer *buffer,
+                                    uint64_t offset, const void *source, uint64_t size) {
+  gpu_plugin_device *self = plugin_device(device);
+  buffer_job job = {
+      .self = self, .buffer = buffer, .offset = offset, .size = size, .source = source};
+  return device_run(self, run_buffer_write, &job);
+}
+
+static tflaccel_status buffer_read(tflaccel_device *device, tflaccel_buffer *buffer,
+                                   uint64_t offset, void *destination, uint64_t size) {
+  gpu_plugin_device *self = plugin_device(device);
+  buffer_job job = {
+      .self = self, .buffer = buffer, .offset = offset, .size = size, .destination = destination};
+  return device_run(self, run_buffer_read, &job);
+}
+
+/* ---- devices ---- */
+
+static void device_destroy(tflaccel_device *device) {
+  gpu_plugin_device *self = plugin_device(device);
+  self->api->device_close(self->api_device);
+  self->host->free(self->host->context, self);
+}
+
+static const tflaccel_device_vtable device_vtable = {
+    .struct_size = sizeof(tflaccel_device_vtable),
+    .destroy = device_destroy,
+    .supports_op = supports_op,
+    .compile = compile,
+    .executable_destroy = executable_destroy,
+    .execute = execute,
+    .buffer_create = buffer_create,
+    .buffer_destroy = buffer_destroy,
+    .buffer_write = buffer_write,
+    .buffer_read = buffer_read,
+};
+
+/* ---- the plugin ---- */
+
+void gpu_plugin_shutdown(void *state) {
+  gpu_plugin_state *self = state;
+  if (self == NULL) return;
+  if (self->api_state != NULL) self->api->close(self->api_state);
+  self->host->free(self->host->context, self);
+}
+
+tflaccel_status gpu_plugin_init(const gpu_api *api, const tflaccel_accelerator_plugin *plugin,
+                                const tflaccel_host_services *host, void **state) {
+  *state = NULL;
+  gpu_plugin_state *self = host->alloc(host->context, sizeof *self, _Alignof(gpu_plugin_state));
+  if (self == NULL)
+    return host->status_make(TFLACCEL_OUT_OF_MEMORY, "%s: out of memory", plugin->name);
+  memset(self, 0, sizeof *self);
+  self->api = api;
+  self->name = plugin->name;
+  self->host = host;
+  /* Read first: a bad value names the option, whatever the drivers do. */
+  tflaccel_status status = gpu_option_profile(host, self->name, &self->profiling);
+  if (status == NULL) status = api->open(host, &self->api_state);
+  int32_t index = -1;
+  if (status == NULL)
+    status = gpu_option_device(host, self->name, api->api_name, api->device_count(self->api_state),
+                               &index);
+  if (status != NULL) {
+    gpu_plugin_shutdown(self);
+    return status;
+  }
+  if (index >= 0) api->keep_only(self->api_state, (uint32_t)index);
+  for (uint32_t i = 0; i < api->device_count(self->api_state); ++i) {
+    const tflaccel_device_info *info = api->device_info(self->api_state, i);
+    const char *origin = api->device_origin != NULL ? api->device_origin(self->api_state, i) : NULL;
+    host->log(host->context, TFLACCEL_LOG_INFO, "device %u: %s (%s, driver %s, %s)%s%s",
+              (unsigned)i, info->name, info->vendor, info->driver_version, info->api_version,
+              origin != NULL ? " on " : "", origin != NULL ? origin : "");
+  }
+  *state = self;
+  return NULL;
+}
+
+uint32_t gpu_plugin_device_count(void *state) {
+  gpu_plugin_state *self = state;
+  return self->api->device_count(self->api_state);
+}
+
+static tflaccel_status no_such_device(const gpu_plugin_state *self, uint32_t index) {
+  return self->host->status_make(
+      TFLACCEL_INVALID_ARGUMENT, "%s device %u does not exist (%u found)", self->name,
+      (unsigned)index, (unsigned)self->api->device_count(self->api_state));
+}
+
+tflaccel_status gpu_plugin_device_info(void *state, uint32_t index, tflaccel_device_info *info) {
+  gpu_plugin_state *self = state;
+  if (index >= self->api->device_count(self->api_state)) return no_such_device(self, index);
+  *info = *self->api->device_info(self->api_state, index);
+  return NULL;
+}
+
+tflaccel_status gpu_plugin_device_create(void *state, uint32_t index, tflaccel_device **device) {
+  gpu_plugin_state *self = state;
+  const tflaccel_host_services *host = self->host;
+  *device = NULL;
+  if (index >= self->api->device_count(self->api_state)) return no_such_device(self, index);
+  gpu_plugin_device *created =
+      host->alloc(host->context, sizeof *created, _Alignof(gpu_plugin_device));
+  if (created == NULL)
+    return host->status_make(TFLACCEL_OUT_OF_MEMORY, "%s: out of memory", self->name);
+  memset(created, 0, sizeof *created);
+  created->base.vtable = &device_vtable;
+  created->api = self->api;
+  created->host = host;
+  tflaccel_status status = self->api->device_open(self->api_state, index, self->profiling,
+                                                  &created->api_device, &created->backend);
+  if (status != NULL) {
+    host->free(host->context, created);
+    return status;
+  }
+  created->backend.plugin_name = self->name;
+  *device = &created->base;
+  return NULL;
+}

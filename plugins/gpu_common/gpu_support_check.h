@@ -1,0 +1,45 @@
+/* What an op builder's support check (ops/) may call: the op being asked
+ * about, the one-line decline, and the rules several op families share. */
+#ifndef TFLACCEL_GPU_COMMON_GPU_SUPPORT_CHECK_H
+#define TFLACCEL_GPU_COMMON_GPU_SUPPORT_CHECK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tflaccel/accelerator.h"
+
+/* One question "does the GPU layer run this op?" and where its answer goes. */
+typedef struct gpu_support_check {
+  const tflaccel_graph_view *graph;
+  const tflaccel_op_desc *op;
+  const char *name; /* the op's name for messages */
+  const char *plugin;
+  char *reason;
+  size_t reason_size;
+} gpu_support_check;
+
+/* Writes "<plugin>: <message>" into check->reason and returns 0. */
+int gpu_decline(const gpu_support_check *check, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* A dtype's name for messages ("non-float" for the others). */
+const char *gpu_dtype_name(int32_t dtype);
+
+/* Whether tensor is a constant with data (weights, indices). */
+int gpu_tensor_is_constant(const tflaccel_tensor_desc *tensor);
+/* A constant of int32 or int64 values (shapes, paddings, axes, sizes). */
+int gpu_tensor_is_index_constant(const tflaccel_tensor_desc *tensor);
+/* The product of its dims. */
+int64_t gpu_tensor_element_count(const tflaccel_tensor_desc *tensor);
+
+/* A fused activation a clamp post-op expresses. */
+int gpu_check_activation(const gpu_support_check *check, int32_t activation);
+/* a and b have the same shape ("<name>: <what> shapes differ" if not). */
+int gpu_check_same_shape(const gpu_support_check *check, const tflaccel_tensor_desc *a,
+                         const tflaccel_tensor_desc *b, const char *what);
+/* A constant float32 tensor of expected_count elements (any count when
+ * negative) whose data covers its shape. */
+int gpu_check_constant_float(const gpu_support_check *check, const tflaccel_tensor_desc *tensor,
+                             const char *role, int64_t expected_count);
+
+#endif

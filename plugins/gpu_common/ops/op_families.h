@@ -1,0 +1,21 @@
+/* The op families, one per file in ops/: what the op table gathers. */
+#ifndef TFLACCEL_GPU_COMMON_OPS_OP_FAMILIES_H
+#define TFLACCEL_GPU_COMMON_OPS_OP_FAMILIES_H
+
+#include "plugins/gpu_common/gpu_op_builder.h"
+
+extern const gpu_op_family gpu_ops_conv;            /* CONV_2D, DEPTHWISE_CONV_2D */
+extern const gpu_op_family gpu_ops_transpose_conv;  /* TRANSPOSE_CONV, Convolution2DTransposeBias */
+extern const gpu_op_family gpu_ops_fully_connected; /* FULLY_CONNECTED */
+extern const gpu_op_family gpu_ops_lstm;            /* LSTM (the basic cell) */
+extern const gpu_op_family gpu_ops_elementwise;     /* unary, binary, PRELU, activations */
+extern const gpu_op_family gpu_ops_pool;            /* MAX/AVERAGE_POOL_2D, MEAN */
+extern const gpu_op_family gpu_ops_softmax;         /* SOFTMAX */
+extern const gpu_op_family gpu_ops_pad;             /* PAD, PADV2 */
+extern const gpu_op_family gpu_ops_concat;          /* CONCATENATION */
+extern const gpu_op_family gpu_ops_reshape;         /* RESHAPE, SQUEEZE, EXPAND_DIMS */
+extern const gpu_op_family gpu_ops_strided_slice;   /* STRIDED_SLICE */
+extern const gpu_op_family gpu_ops_depth_to_space;  /* DEPTH_TO_SPACE */
+extern const gpu_op_family gpu_ops_resize;          /* RESIZE_BILINEAR, RESIZE_NEAREST_NEIGHBOR */
+
+#endif
