@@ -31,7 +31,6 @@ typedef enum gpu_op_values {
 typedef struct gpu_op_builder {
   int32_t code;            /* TFLACCEL_OP_* */
   const char *custom_code; /* TFLACCEL_OP_CUSTOM: the custom op's name; else NULL */
-  const char *name;        /* in decline messages */
   uint32_t min_inputs, max_inputs, outputs;
   /* Bit i: input i holds shapes, paddings, axes or sizes (int32/int64
    * constants read on the host), not values. */
@@ -49,8 +48,9 @@ typedef struct gpu_op_builder {
   tflaccel_status (*lower)(gpu_lowering *lw, uint32_t position);
 } gpu_op_builder;
 
-/* The code and message name of builtin op OP (TFLACCEL_OP_<OP>), said once. */
-#define GPU_OP_BUILTIN(OP) .code = TFLACCEL_OP_##OP, .name = #OP
+/* The code of builtin op OP (TFLACCEL_OP_<OP>); messages name it with the
+ * facts library's op_code_name. */
+#define GPU_OP_BUILTIN(OP) .code = TFLACCEL_OP_##OP
 
 /* The builders of one op family (one file in ops/). */
 typedef struct gpu_op_family {

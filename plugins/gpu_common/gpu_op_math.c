@@ -4,22 +4,8 @@
 #include <float.h>
 #include <string.h>
 
+#include "core/facts/conv_geometry.h"
 #include "plugins/gpu_common/gpu_op_math.h"
-
-int32_t gpu_conv_output_size(int32_t padding, int32_t in, int32_t filter, int32_t stride,
-                             int32_t dilation) {
-  int32_t dilated = (filter - 1) * dilation + 1;
-  if (padding == TFLACCEL_PADDING_SAME) return (in + stride - 1) / stride;
-  int32_t span = in - dilated + 1;
-  return span <= 0 ? 0 : (span + stride - 1) / stride;
-}
-
-int32_t gpu_conv_padding(int32_t in, int32_t out, int32_t filter, int32_t stride,
-                         int32_t dilation) {
-  int32_t dilated = (filter - 1) * dilation + 1;
-  int32_t total = (out - 1) * stride + dilated - in;
-  return total > 0 ? total / 2 : 0;
-}
 
 int gpu_activation_range(int32_t activation, float *low, float *high) {
   switch (activation) {
@@ -64,13 +50,6 @@ const tflaccel_tensor_desc *gpu_op_output(const tflaccel_graph_view *graph,
   return &graph->tensors[tensor];
 }
 
-/* MediaPipe's total padding for one dimension of its transposed conv. */
-static int32_t custom_total_padding(int32_t padding, int32_t in, int32_t filter, int32_t stride) {
-  if (padding != TFLACCEL_PADDING_SAME) return 0;
-  int32_t total = filter - (in - 1) % stride - 1;
-  return total > 0 ? total : 0;
-}
-
 void gpu_tconv_describe(const tflaccel_graph_view *graph, const tflaccel_op_desc *op,
                         gpu_tconv_shape *shape) {
   memset(shape, 0, sizeof *shape);
@@ -99,19 +78,16 @@ void gpu_tconv_describe(const tflaccel_graph_view *graph, const tflaccel_op_desc
       weights->rank != 4 || output->rank != 4 || shape->stride_h < 1 || shape->stride_w < 1)
     return;
   if (custom) {
-    shape->pad_top =
-        custom_total_padding(shape->padding, input->dims[1], weights->dims[1], shape->stride_h) / 2;
-    shape->pad_left =
-        custom_total_padding(shape->padding, input->dims[2], weights->dims[2], shape->stride_w) / 2;
+    shape->pad_top = transpose_conv_bias_total_padding(shape->padding, input->dims[1],
+                                                       weights->dims[1], shape->stride_h) /
+                     2;
+    shape->pad_left = transpose_conv_bias_total_padding(shape->padding, input->dims[2],
+                                                        weights->dims[2], shape->stride_w) /
+                      2;
   } else {
-    /* TFLite: the padding of a forward convolution from the output size. */
-    int32_t forward_h =
-        gpu_conv_output_size(shape->padding, output->dims[1], weights->dims[1], shape->stride_h, 1);
-    int32_t forward_w =
-        gpu_conv_output_size(shape->padding, output->dims[2], weights->dims[2], shape->stride_w, 1);
-    shape->pad_top =
-        gpu_conv_padding(output->dims[1], forward_h, weights->dims[1], shape->stride_h, 1);
-    shape->pad_left =
-        gpu_conv_padding(output->dims[2], forward_w, weights->dims[2], shape->stride_w, 1);
+    shape->pad_top = transpose_conv_padding_before(shape->padding, output->dims[1],
+                                                   weights->dims[1], shape->stride_h);
+    shape->pad_left = transpose_conv_padding_before(shape->padding, output->dims[2],
+                                                    weights->dims[2], shape->stride_w);
   }
 }

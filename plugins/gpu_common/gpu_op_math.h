@@ -1,5 +1,7 @@
 /* Shape arithmetic the GPU layer shares between deciding support and
- * lowering ops: TFLite's padding rules and fused-activation bounds. */
+ * lowering ops: fused-activation bounds, broadcasting, the transposed
+ * convolutions' parameters. TFLite's window sizes and padding are the facts
+ * library's (core/facts/conv_geometry.h). */
 #ifndef TFLACCEL_GPU_COMMON_GPU_OP_MATH_H
 #define TFLACCEL_GPU_COMMON_GPU_OP_MATH_H
 
@@ -7,12 +9,6 @@
 
 #include "plugins/gpu_common/gpu_layout.h"
 #include "tflaccel/accelerator.h"
-
-/* SAME: ceil(in / stride); VALID: ceil((in - dilated + 1) / stride). */
-int32_t gpu_conv_output_size(int32_t padding, int32_t in, int32_t filter, int32_t stride,
-                             int32_t dilation);
-/* Leading padding: max(0, (out - 1) * stride + dilated - in) / 2. */
-int32_t gpu_conv_padding(int32_t in, int32_t out, int32_t filter, int32_t stride, int32_t dilation);
 
 /* Bounds of a fused activation (NONE: +-FLT_MAX); 0 for TANH, SIGN_BIT and
  * unknown values, which no GPU kernel applies. */

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "core/facts/half.h"
 #include "plugins/gpu_common/gpu_program.h"
 
 void gpu_program_init(gpu_program *program, int32_t storage) {
@@ -92,7 +93,7 @@ void gpu_program_store_constant(gpu_program *program, uint64_t base, uint64_t in
   if (program->element_size == 4) {
     memcpy(at, &value, 4);
   } else {
-    uint16_t half = gpu_float_to_half(value);
+    uint16_t half = half_from_float(value);
     memcpy(at, &half, 2);
   }
 }
@@ -101,32 +102,4 @@ int32_t gpu_float_bits(float value) {
   int32_t bits;
   memcpy(&bits, &value, sizeof bits);
   return bits;
-}
-
-uint16_t gpu_float_to_half(float value) {
-  uint32_t bits;
-  memcpy(&bits, &value, sizeof bits);
-  uint16_t sign = (uint16_t)((bits >> 16) & 0x8000u);
-  uint32_t exponent = (bits >> 23) & 0xFFu;
-  uint32_t mantissa = bits & 0x7FFFFFu;
-  if (exponent == 0xFFu) /* Inf stays Inf; NaN stays a (quiet) NaN */
-    return (uint16_t)(sign | 0x7C00u | (mantissa ? 0x200u : 0u));
-  int32_t unbiased = (int32_t)exponent - 127;
-  if (unbiased > 15) return (uint16_t)(sign | 0x7C00u); /* overflow: Inf */
-  if (unbiased >= -14) {
-    /* Normal half: keep 10 mantissa bits, round to nearest even. */
-    uint32_t half = ((uint32_t)(unbiased + 15) << 10) | (mantissa >> 13);
-    uint32_t rest = mantissa & 0x1FFFu;
-    if (rest > 0x1000u || (rest == 0x1000u && (half & 1u))) half++; /* may carry into Inf */
-    return (uint16_t)(sign | half);
-  }
-  if (unbiased < -25) return sign; /* below half the smallest subnormal */
-  /* Subnormal half: the implicit 1 joins the mantissa, shifted right. */
-  uint32_t full = mantissa | 0x800000u;
-  uint32_t shift = (uint32_t)(-14 - unbiased) + 13;
-  uint32_t half = full >> shift;
-  uint32_t rest = full & ((1u << shift) - 1u);
-  uint32_t halfway = 1u << (shift - 1);
-  if (rest > halfway || (rest == halfway && (half & 1u))) half++;
-  return (uint16_t)(sign | half);
 }

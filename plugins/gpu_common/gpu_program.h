@@ -85,7 +85,4 @@ void gpu_program_store_constant(gpu_program *program, uint64_t base, uint64_t in
 /* Float <-> int bits, for float parameters. */
 int32_t gpu_float_bits(float value);
 
-/* float -> IEEE half, rounding to nearest even. */
-uint16_t gpu_float_to_half(float value);
-
 #endif

@@ -9,6 +9,7 @@
 #include "plugins/gpu_common/gpu_layout.h"
 #include "plugins/gpu_common/gpu_op_builder.h"
 #include "plugins/gpu_common/gpu_op_math.h"
+#include "core/facts/op_names.h"
 #include "plugins/gpu_common/gpu_support.h"
 #include "plugins/gpu_common/gpu_support_check.h"
 
@@ -22,14 +23,14 @@ static int check_value_tensor(const gpu_support_check *check, int32_t values,
   if (dtype == TFLACCEL_DTYPE_INT8 || dtype == TFLACCEL_DTYPE_UINT8 ||
       dtype == TFLACCEL_DTYPE_INT16 || tensor->quantization.count > 0)
     return gpu_decline(check, "%s tensors: quantized ops are not supported on %s yet",
-                       gpu_dtype_name(dtype), check->plugin);
+                       dtype_name(dtype), check->plugin);
   int bool_ok = values != GPU_VALUES_FLOAT32 && dtype == TFLACCEL_DTYPE_BOOL;
   if (values == GPU_VALUES_BOOL && dtype != TFLACCEL_DTYPE_BOOL)
     return gpu_decline(check, "%s %s is %s, expected bool", check->name, role,
-                       gpu_dtype_name(dtype));
+                       dtype_name(dtype));
   if (dtype != TFLACCEL_DTYPE_FLOAT32 && !bool_ok)
     return gpu_decline(check, "%s %s is %s: only float32 values run on the GPU", check->name, role,
-                       gpu_dtype_name(dtype));
+                       dtype_name(dtype));
   if (tensor->rank > GPU_MAX_RANK)
     return gpu_decline(check, "%s %s has rank %u: GPU kernels take rank <= 4", check->name, role,
                        tensor->rank);
@@ -67,12 +68,13 @@ int gpu_op_supported(const tflaccel_graph_view *graph, uint32_t op_index, const 
                      char *reason, size_t reason_size) {
   const tflaccel_op_desc *op = &graph->ops[op_index];
   const gpu_op_builder *builder = gpu_op_builder_find(op);
-  gpu_support_check check = {graph,       op,     builder != NULL ? builder->name : NULL,
-                             plugin_name, reason, reason_size};
+  const char *name = op->code == TFLACCEL_OP_CUSTOM ? op->custom_code : op_code_name(op->code);
+  gpu_support_check check = {graph, op, name, plugin_name, reason, reason_size};
   if (builder == NULL) {
     if (op->code == TFLACCEL_OP_CUSTOM)
       return gpu_decline(&check, "there is no GPU kernel for custom op %s",
                          op->custom_code ? op->custom_code : "(unnamed)");
+    if (name != NULL) return gpu_decline(&check, "there is no GPU kernel for %s", name);
     return gpu_decline(&check, "there is no GPU kernel for op code %d", (int)op->code);
   }
   if (builder->has_kernel != NULL && !builder->has_kernel(&check)) return 0;

@@ -18,20 +18,6 @@ int gpu_decline(const gpu_support_check *check, const char *format, ...) {
   return 0;
 }
 
-const char *gpu_dtype_name(int32_t dtype) {
-  switch (dtype) {
-    case TFLACCEL_DTYPE_FLOAT32: return "float32";
-    case TFLACCEL_DTYPE_FLOAT16: return "float16";
-    case TFLACCEL_DTYPE_INT32: return "int32";
-    case TFLACCEL_DTYPE_UINT8: return "uint8";
-    case TFLACCEL_DTYPE_INT64: return "int64";
-    case TFLACCEL_DTYPE_BOOL: return "bool";
-    case TFLACCEL_DTYPE_INT16: return "int16";
-    case TFLACCEL_DTYPE_INT8: return "int8";
-    default: return "non-float";
-  }
-}
-
 int gpu_tensor_is_constant(const tflaccel_tensor_desc *tensor) {
   return (tensor->flags & TFLACCEL_TENSOR_CONSTANT) && tensor->data != NULL;
 }
@@ -69,7 +55,7 @@ int gpu_check_constant_float(const gpu_support_check *check, const tflaccel_tens
     return gpu_decline(check, "%s with non-constant %s", check->name, role);
   if (tensor->dtype != TFLACCEL_DTYPE_FLOAT32)
     return gpu_decline(check, "%s %s is %s, expected float32", check->name, role,
-                       gpu_dtype_name(tensor->dtype));
+                       dtype_name(tensor->dtype));
   if (expected_count >= 0 && gpu_tensor_element_count(tensor) != expected_count)
     return gpu_decline(check, "%s %s has %lld elements, expected %lld", check->name, role,
                        (long long)gpu_tensor_element_count(tensor), (long long)expected_count);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/facts/dtype.h"
 #include "tflaccel/accelerator.h"
 
 /* One question "does the GPU layer run this op?" and where its answer goes. */
@@ -22,8 +23,6 @@ typedef struct gpu_support_check {
 int gpu_decline(const gpu_support_check *check, const char *format, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* A dtype's name for messages ("non-float" for the others). */
-const char *gpu_dtype_name(int32_t dtype);
 
 /* Whether tensor is a constant with data (weights, indices). */
 int gpu_tensor_is_constant(const tflaccel_tensor_desc *tensor);

@@ -67,3 +67,6 @@ plugins_libgpu_common_la_SOURCES = \
 	plugins/gpu_common/ops/transpose_conv.c
 # Linked into modules built with -fvisibility=hidden: the same flags.
 plugins_libgpu_common_la_CFLAGS = $(PLUGIN_C_FLAGS)
+# The one part of the core a plugin links: the facts library (op and dtype
+# names, half conversion, window geometry, axes).
+plugins_libgpu_common_la_LIBADD = core/facts/libtflaccel_facts.la

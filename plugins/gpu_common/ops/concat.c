@@ -1,6 +1,7 @@
 /* CONCATENATION of up to GPU_MAX_CONCAT_INPUTS tensors in one dispatch. */
 #include "config.h"
 
+#include "core/facts/axis.h"
 #include "plugins/gpu_common/gpu_emit.h"
 #include "plugins/gpu_common/gpu_op_builder.h"
 #include "plugins/gpu_common/gpu_op_math.h"
@@ -16,8 +17,8 @@ static int check_concat(const gpu_support_check *check) {
   if (op->input_count < 1 || op->input_count > GPU_MAX_CONCAT_INPUTS)
     return gpu_decline(check, "CONCATENATION of %u inputs (at most %d)", op->input_count,
                        GPU_MAX_CONCAT_INPUTS);
-  int32_t axis = params->axis < 0 ? params->axis + (int32_t)output->rank : params->axis;
-  if (axis < 0 || axis >= (int32_t)output->rank)
+  int32_t axis = axis_normalize(params->axis, output->rank);
+  if (axis < 0)
     return gpu_decline(check, "CONCATENATION axis %d is outside rank %u", (int)params->axis,
                        output->rank);
   if (!gpu_check_activation(check, params->fused_activation)) return 0;
@@ -40,9 +41,8 @@ static int check_concat(const gpu_support_check *check) {
 static tflaccel_status lower_concat(gpu_lowering *lw, uint32_t position) {
   const tflaccel_op_desc *op = lower_op(lw, position);
   const tflaccel_tensor_desc *output = gpu_op_output(lw->graph, op, 0);
-  int32_t axis = op->params->concatenation.axis;
-  if (axis < 0) axis += (int32_t)output->rank;
-  axis += GPU_MAX_RANK - (int32_t)output->rank;
+  int32_t axis = axis_normalize(op->params->concatenation.axis, output->rank) + GPU_MAX_RANK -
+                 (int32_t)output->rank;
   uint32_t d;
   tflaccel_status status = lower_add_dispatch(lw, GPU_KERNEL_CONCAT, &d);
   if (status != NULL) return status;

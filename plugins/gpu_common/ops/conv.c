@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "core/facts/conv_geometry.h"
 #include "plugins/gpu_common/gpu_emit.h"
 #include "plugins/gpu_common/gpu_emit_conv.h"
 #include "plugins/gpu_common/gpu_op_builder.h"
@@ -50,8 +51,8 @@ static int check_conv(const gpu_support_check *check) {
                        check->name, filter->dims[3] > 0 ? input->dims[3] / filter->dims[3] : 0);
   }
   int32_t dh = dilation_h ? dilation_h : 1, dw = dilation_w ? dilation_w : 1;
-  int32_t out_h = gpu_conv_output_size(padding, input->dims[1], filter->dims[1], stride_h, dh);
-  int32_t out_w = gpu_conv_output_size(padding, input->dims[2], filter->dims[2], stride_w, dw);
+  int32_t out_h = conv_output_size(padding, input->dims[1], filter->dims[1], stride_h, dh);
+  int32_t out_w = conv_output_size(padding, input->dims[2], filter->dims[2], stride_w, dw);
   if (output->dims[0] != input->dims[0] || output->dims[1] != out_h || output->dims[2] != out_w ||
       output->dims[3] != out_c)
     return gpu_decline(check, "%s: output shape does not follow from input, filter and strides",
@@ -82,10 +83,10 @@ static void conv_setup_of(const gpu_lowering *lw, uint32_t position, lower_conv_
   setup->dilation_w = params->dilation_w ? params->dilation_w : 1;
   /* Padding follows from the (padded) input the op was given. */
   setup->pad_top =
-      gpu_conv_padding(padded->dims[1], out.h, setup->kh, setup->stride_h, setup->dilation_h) +
+      conv_padding_before(padded->dims[1], out.h, setup->kh, setup->stride_h, setup->dilation_h) +
       pad.top;
   setup->pad_left =
-      gpu_conv_padding(padded->dims[2], out.w, setup->kw, setup->stride_w, setup->dilation_w) +
+      conv_padding_before(padded->dims[2], out.w, setup->kw, setup->stride_w, setup->dilation_w) +
       pad.left;
   setup->activation = params->fused_activation;
   setup->weights = filter;
@@ -167,8 +168,8 @@ static tflaccel_status depthwise_prepare(gpu_lowering *lw, uint32_t position,
       params->stride_w,
       dh,
       dw,
-      gpu_conv_padding(padded->dims[1], out.h, kh, params->stride_h, dh) + pad.top,
-      gpu_conv_padding(padded->dims[2], out.w, kw, params->stride_w, dw) + pad.left,
+      conv_padding_before(padded->dims[1], out.h, kh, params->stride_h, dh) + pad.top,
+      conv_padding_before(padded->dims[2], out.w, kw, params->stride_w, dw) + pad.left,
       out_c / input->dims[3]};
   memcpy(setup->values, values, sizeof values);
   setup->input = pad.source;

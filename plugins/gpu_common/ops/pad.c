@@ -30,7 +30,7 @@ static int check_pad(const gpu_support_check *check) {
     if (!gpu_tensor_is_constant(value) || value->dtype != input->dtype ||
         gpu_tensor_element_count(value) != 1)
       return gpu_decline(check, "PADV2 constant_values must be one constant %s value",
-                         gpu_dtype_name(input->dtype));
+                         dtype_name(input->dtype));
   }
   return 1;
 }

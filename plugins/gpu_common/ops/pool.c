@@ -3,6 +3,8 @@
  * gpu_pool2d_reduce when large (a spatial MEAN is a global average pool). */
 #include "config.h"
 
+#include "core/facts/conv_geometry.h"
+#include "core/facts/axis.h"
 #include "plugins/gpu_common/gpu_emit.h"
 #include "plugins/gpu_common/gpu_op_builder.h"
 #include "plugins/gpu_common/gpu_op_math.h"
@@ -20,8 +22,8 @@ static int check_pool(const gpu_support_check *check) {
   if (p->padding != TFLACCEL_PADDING_SAME && p->padding != TFLACCEL_PADDING_VALID)
     return gpu_decline(check, "%s: unknown padding %d", check->name, (int)p->padding);
   if (!gpu_check_activation(check, p->fused_activation)) return 0;
-  int32_t out_h = gpu_conv_output_size(p->padding, input->dims[1], p->filter_h, p->stride_h, 1);
-  int32_t out_w = gpu_conv_output_size(p->padding, input->dims[2], p->filter_w, p->stride_w, 1);
+  int32_t out_h = conv_output_size(p->padding, input->dims[1], p->filter_h, p->stride_h, 1);
+  int32_t out_w = conv_output_size(p->padding, input->dims[2], p->filter_w, p->stride_w, 1);
   if (output->dims[0] != input->dims[0] || output->dims[1] != out_h || output->dims[2] != out_w ||
       output->dims[3] != input->dims[3])
     return gpu_decline(check, "%s: output shape does not follow from the window", check->name);
@@ -36,9 +38,8 @@ static int check_mean(const gpu_support_check *check) {
     return gpu_decline(check, "MEAN axes must be a constant int32/int64 scalar or vector");
   int reduced[GPU_MAX_RANK] = {0};
   for (int64_t i = 0; i < gpu_tensor_element_count(axes); ++i) {
-    int64_t axis = gpu_index_value(axes, i);
-    if (axis < 0) axis += input->rank;
-    if (axis < 0 || axis >= (int64_t)input->rank)
+    int32_t axis = axis_normalize(gpu_index_value(axes, i), input->rank);
+    if (axis < 0)
       return gpu_decline(check, "MEAN axis %lld is outside rank %u",
                          (long long)gpu_index_value(axes, i), input->rank);
     reduced[axis] = 1;
@@ -74,8 +75,8 @@ static tflaccel_status lower_pool(gpu_lowering *lw, uint32_t position) {
       p->filter_w,
       p->stride_h,
       p->stride_w,
-      gpu_conv_padding(padded->dims[1], out.h, p->filter_h, p->stride_h, 1) + pad.top,
-      gpu_conv_padding(padded->dims[2], out.w, p->filter_w, p->stride_w, 1) + pad.left,
+      conv_padding_before(padded->dims[1], out.h, p->filter_h, p->stride_h, 1) + pad.top,
+      conv_padding_before(padded->dims[2], out.w, p->filter_w, p->stride_w, 1) + pad.left,
       op->code == TFLACCEL_OP_MAX_POOL_2D,
       -pad.top,
       in.h + pad.bottom,
@@ -108,9 +109,8 @@ static tflaccel_status lower_mean(gpu_lowering *lw, uint32_t position) {
   int64_t count = 1;
   for (uint32_t d = 0; d < axes->rank; ++d) count *= axes->dims[d];
   for (int64_t i = 0; i < count; ++i) {
-    int64_t axis = gpu_index_value(axes, i);
-    if (axis < 0) axis += input->rank;
-    reduced[axis + (GPU_MAX_RANK - (int64_t)input->rank)] = 1;
+    int32_t axis = axis_normalize(gpu_index_value(axes, i), input->rank);
+    reduced[axis + (GPU_MAX_RANK - (int32_t)input->rank)] = 1;
   }
   gpu_shape out = lw->tensors[op->outputs[0]].shape;
   uint32_t d;

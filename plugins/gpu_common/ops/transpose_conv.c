@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "core/facts/conv_geometry.h"
 #include "plugins/gpu_common/gpu_emit.h"
 #include "plugins/gpu_common/gpu_emit_conv.h"
 #include "plugins/gpu_common/gpu_op_builder.h"
@@ -47,17 +48,10 @@ static int check_tconv(const gpu_support_check *check) {
         if (gpu_index_value(out_shape, i) != output->dims[i])
           return gpu_decline(check, "TRANSPOSE_CONV output_shape differs from the output tensor");
   } else {
-    /* MediaPipe's output size: stride * (in - 1) + K - total padding. */
-    int32_t pad_h = shape.padding == TFLACCEL_PADDING_SAME
-                        ? weights->dims[1] - (input->dims[1] - 1) % shape.stride_h - 1
-                        : 0;
-    int32_t pad_w = shape.padding == TFLACCEL_PADDING_SAME
-                        ? weights->dims[2] - (input->dims[2] - 1) % shape.stride_w - 1
-                        : 0;
-    if (pad_h < 0) pad_h = 0;
-    if (pad_w < 0) pad_w = 0;
-    if (output->dims[1] != shape.stride_h * (input->dims[1] - 1) + weights->dims[1] - pad_h ||
-        output->dims[2] != shape.stride_w * (input->dims[2] - 1) + weights->dims[2] - pad_w)
+    if (output->dims[1] != transpose_conv_bias_output_size(shape.padding, input->dims[1],
+                                                           weights->dims[1], shape.stride_h) ||
+        output->dims[2] != transpose_conv_bias_output_size(shape.padding, input->dims[2],
+                                                           weights->dims[2], shape.stride_w))
       return gpu_decline(check, "%s: output size does not follow from input and strides",
                          check->name);
   }
@@ -103,7 +97,6 @@ static const gpu_op_builder transpose_conv_builders[] = {
      .lower = lower_transpose_conv},
     {.code = TFLACCEL_OP_CUSTOM,
      .custom_code = GPU_CUSTOM_TRANSPOSE_CONV_BIAS,
-     .name = GPU_CUSTOM_TRANSPOSE_CONV_BIAS,
      .min_inputs = 3,
      .max_inputs = 3,
      .outputs = 1,
