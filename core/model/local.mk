@@ -20,6 +20,7 @@ libtflaccel_core_la_SOURCES += \
 	core/model/prepared_graph.h \
 	core/model/shape_inference.c \
 	core/model/shape_inference.h \
+	core/model/signature_api.c \
 	core/model/tflite_reader.c \
 	core/model/tflite_reader.h \
 	core/model/tflite_schema.h
