@@ -28,9 +28,20 @@ def run(module, model_path, reference_dir, **kwargs):
 def test_same_outputs_as_litert(case, tmp_path):
     name, model_path, reference_dir, entry = case
     try:
-        theirs_interpreter, theirs = run(litert, model_path, reference_dir)
+        # TFLite's built-in kernels, as the references were made with:
+        # XNNPACK's quantized kernels round differently.
+        theirs_interpreter, theirs = run(
+            litert, model_path, reference_dir,
+            experimental_op_resolver_type=litert.OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES)
     except (RuntimeError, ValueError) as error:
         pytest.skip("LiteRT cannot run %s: %s" % (name, str(error).splitlines()[0]))
+    # Where this LiteRT itself misses the stored TFLite reference (a newer
+    # kernel library rounding differently), its outputs are no bar for ours.
+    for output in entry["outputs"]:
+        try:
+            check_output(theirs[output["index"]], reference_dir, output, label=name)
+        except AssertionError as error:
+            pytest.skip("LiteRT itself misses the reference: %s" % str(error).splitlines()[0])
     ours_interpreter, ours = run(tflaccel_tflite, model_path, reference_dir,
                                  accelerator="cpu_ref")
     # The details agree key by key.
