@@ -18,6 +18,7 @@ libtflaccel_core_la_SOURCES += \
 	core/model/model_internal.h \
 	core/model/prepared_graph.c \
 	core/model/prepared_graph.h \
+	core/model/prepared_api.c \
 	core/model/shape_inference.c \
 	core/model/shape_inference.h \
 	core/model/signature_api.c \

@@ -228,6 +228,11 @@ typedef struct tflaccel_partition_info {
   uint64_t boundary_bytes;   /* bytes moved in and out per run */
 } tflaccel_partition_info;
 
+/* The stored op (tflaccel_model_op_info's index) that prepared-graph op
+ * `prepared_op` (a partition's ops[] entry) came from. */
+tflaccel_status tflaccel_model_prepared_op_source(const tflaccel_model *model,
+                                                  uint32_t prepared_op, uint32_t *stored_op);
+
 uint32_t tflaccel_compiled_model_partition_count(const tflaccel_compiled_model *compiled_model);
 tflaccel_status tflaccel_compiled_model_partition_info(
     const tflaccel_compiled_model *compiled_model, uint32_t index,

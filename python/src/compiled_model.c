@@ -199,6 +199,26 @@ static PyObject *uint_list(const uint32_t *values, uint32_t count) {
   return list;
 }
 
+/* The op names (CONV_2D, or a custom op's code) of prepared-graph ops. */
+static PyObject *op_names(compiled_model_object *self, const uint32_t *ops, uint32_t count) {
+  PyObject *list = PyList_New(count);
+  for (uint32_t i = 0; list != NULL && i < count; ++i) {
+    uint32_t stored = 0;
+    tflaccel_op_info info = {.struct_size = sizeof info};
+    tflaccel_status status = tflaccel_model_prepared_op_source(self->model, ops[i], &stored);
+    if (status == NULL) status = tflaccel_model_op_info(self->model, stored, &info);
+    PyObject *item = status ? binding_raise_status(status)
+                            : PyUnicode_FromString(info.custom_code ? info.custom_code
+                                                                    : info.name);
+    if (item == NULL) {
+      Py_CLEAR(list);
+      break;
+    }
+    PyList_SET_ITEM(list, i, item);
+  }
+  return list;
+}
+
 static PyObject *partitions(compiled_model_object *self, PyObject *unused) {
   if (check_ready(self) < 0) return NULL;
   uint32_t count = tflaccel_compiled_model_partition_count(self->compiled);
@@ -211,13 +231,15 @@ static PyObject *partitions(compiled_model_object *self, PyObject *unused) {
       binding_raise_status(status);
     } else {
       PyObject *ops = uint_list(info.ops, info.op_count);
-      PyObject *inputs = ops ? uint_list(info.inputs, info.input_count) : NULL;
+      PyObject *names = ops ? op_names(self, info.ops, info.op_count) : NULL;
+      PyObject *inputs = names ? uint_list(info.inputs, info.input_count) : NULL;
       PyObject *outputs = inputs ? uint_list(info.outputs, info.output_count) : NULL;
       if (outputs != NULL)
-        item = Py_BuildValue("{s:s,s:O,s:O,s:O,s:K}", "accelerator", info.accelerator, "ops", ops,
-                             "inputs", inputs, "outputs", outputs, "boundary_bytes",
-                             (unsigned long long)info.boundary_bytes);
+        item = Py_BuildValue("{s:s,s:O,s:O,s:O,s:O,s:K}", "accelerator", info.accelerator, "ops",
+                             ops, "op_names", names, "inputs", inputs, "outputs", outputs,
+                             "boundary_bytes", (unsigned long long)info.boundary_bytes);
       Py_XDECREF(ops);
+      Py_XDECREF(names);
       Py_XDECREF(inputs);
       Py_XDECREF(outputs);
     }
@@ -473,7 +495,8 @@ static PyMethodDef compiled_model_methods[] = {
     {"signatures", (PyCFunction)signatures, METH_NOARGS,
      "The model's SignatureDefs: key, subgraph, inputs and outputs as (name, tensor index)."},
     {"partitions", (PyCFunction)partitions, METH_NOARGS,
-     "The partition plan: per partition its accelerator, op indices, boundary tensors and bytes."},
+     "The partition plan: per partition its accelerator, op indices and names, boundary "
+     "tensors and bytes."},
     {"settings", (PyCFunction)settings, METH_NOARGS,
      "What the model was compiled with: precision, threads, accelerator selection, config file."},
     {"run", (PyCFunction)(void (*)(void))run, METH_VARARGS | METH_KEYWORDS,

@@ -92,6 +92,8 @@ def test_partition_plan_names_the_accelerator(small_model):
     partitions = model.partitions()
     assert partitions and all(p["accelerator"] == "cpu_ref" for p in partitions)
     assert sum(len(p["ops"]) for p in partitions) == model.placement()["cpu_ref"] > 0
+    names = [name for p in partitions for name in p["op_names"]]
+    assert len(names) == model.placement()["cpu_ref"] and "CONV_2D" in names
 
 
 def test_plugins_and_devices():

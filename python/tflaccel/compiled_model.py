@@ -134,8 +134,9 @@ class CompiledModel:
 
     def partitions(self):
         """The partition plan: one dict per partition with ``accelerator``,
-        ``ops`` (op indices of the prepared graph), ``inputs`` and ``outputs``
-        (boundary tensor indices) and ``boundary_bytes``."""
+        ``ops`` (op indices of the prepared graph, after load-time folding),
+        ``op_names`` ("CONV_2D", or a custom op's code), ``inputs`` and
+        ``outputs`` (boundary tensor indices) and ``boundary_bytes``."""
         return self._native.partitions()
 
     def placement(self):

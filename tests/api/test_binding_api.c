@@ -1,5 +1,6 @@
 /* The public API pieces the Python binding is built on: signature defs,
- * tensor buffers over the caller's memory, and the cache_dir option. */
+ * tensor buffers over the caller's memory, plan ops back to stored ops, and
+ * the cache_dir option. */
 #include "config.h"
 
 #include <check.h>
@@ -145,6 +146,43 @@ START_TEST(wrapped_host_buffer_runs_without_copies) {
 }
 END_TEST
 
+/* Every op of the plan maps back to a stored op with a name. */
+START_TEST(plan_ops_map_to_stored_ops) {
+  tflaccel_model *model = load("TFLACCEL_TEST_DATA", "hand_recrop.tflite");
+  ck_assert_ptr_nonnull(model);
+  tflaccel_environment_options options = {.struct_size = sizeof options,
+                                          .accelerators = "cpu_ref"};
+  tflaccel_environment *environment = NULL;
+  ck_assert_ptr_null(tflaccel_environment_create(&options, &environment));
+  tflaccel_compiled_model *compiled = NULL;
+  ck_assert_ptr_null(tflaccel_compiled_model_create(environment, model, NULL, &compiled));
+  tflaccel_model_summary summary = {.struct_size = sizeof summary};
+  ck_assert_ptr_null(tflaccel_model_get_summary(model, &summary));
+  uint32_t planned = 0;
+  for (uint32_t p = 0; p < tflaccel_compiled_model_partition_count(compiled); ++p) {
+    tflaccel_partition_info info = {.struct_size = sizeof info};
+    ck_assert_ptr_null(tflaccel_compiled_model_partition_info(compiled, p, &info));
+    for (uint32_t i = 0; i < info.op_count; ++i, ++planned) {
+      uint32_t stored = UINT32_MAX;
+      ck_assert_ptr_null(tflaccel_model_prepared_op_source(model, info.ops[i], &stored));
+      ck_assert_uint_lt(stored, summary.op_count);
+      tflaccel_op_info op = {.struct_size = sizeof op};
+      ck_assert_ptr_null(tflaccel_model_op_info(model, stored, &op));
+      ck_assert_ptr_nonnull(op.name);
+    }
+  }
+  ck_assert_uint_gt(planned, 0);
+  uint32_t stored = 0;
+  tflaccel_status status = tflaccel_model_prepared_op_source(model, 100000, &stored);
+  ck_assert_ptr_nonnull(status);
+  ck_assert_int_eq(tflaccel_status_code_of(status), TFLACCEL_INVALID_ARGUMENT);
+  tflaccel_status_free(status);
+  tflaccel_compiled_model_destroy(compiled);
+  tflaccel_environment_destroy(environment);
+  tflaccel_model_destroy(model);
+}
+END_TEST
+
 START_TEST(cache_dir_option_is_checked) {
   tflaccel_environment_options options = {.struct_size = sizeof options,
                                           .accelerators = "cpu_ref",
@@ -173,6 +211,7 @@ int main(void) {
   tcase_add_test(tc, model_without_signatures);
   tcase_add_test(tc, signature_maps_names_to_tensors);
   tcase_add_test(tc, wrapped_host_buffer_runs_without_copies);
+  tcase_add_test(tc, plan_ops_map_to_stored_ops);
   tcase_add_test(tc, cache_dir_option_is_checked);
   suite_add_tcase(suite, tc);
   return test_run_suite(suite);
