@@ -44,7 +44,7 @@ static int compiled_model_init(compiled_model_object *self, PyObject *args, PyOb
     return -1;
   int32_t precision;
   int failed = 0;
-  if (self->compiled != NULL) {
+  if (self->lock != NULL) { /* __init__ called again, after success or failure */
     PyErr_SetString(PyExc_RuntimeError, "CompiledModel is already initialised");
     failed = 1;
   } else if ((path == NULL) == (content.buf == NULL)) {
@@ -63,6 +63,19 @@ static int compiled_model_init(compiled_model_object *self, PyObject *args, PyOb
       failed = 1;
     }
   }
+  /* The model first: a bad file fails before any plugin is loaded. */
+  if (!failed) {
+    tflaccel_status status;
+    Py_BEGIN_ALLOW_THREADS
+    status = path != NULL ? tflaccel_model_load_file(path, &self->model)
+                          : tflaccel_model_load_memory(content.buf, (size_t)content.len,
+                                                       &self->model);
+    Py_END_ALLOW_THREADS
+    if (status != NULL) {
+      binding_raise_status(status);
+      failed = 1;
+    }
+  }
   if (!failed) {
     self->environment = binding_environment_create(config_path, accelerators, log_level, cache_dir);
     failed = self->environment == NULL;
@@ -74,12 +87,8 @@ static int compiled_model_init(compiled_model_object *self, PyObject *args, PyOb
     options.thread_count = threads;
     tflaccel_status status;
     Py_BEGIN_ALLOW_THREADS
-    status = path != NULL ? tflaccel_model_load_file(path, &self->model)
-                          : tflaccel_model_load_memory(content.buf, (size_t)content.len,
-                                                       &self->model);
-    if (status == NULL)
-      status = tflaccel_compiled_model_create(self->environment, self->model, &options,
-                                              &self->compiled);
+    status = tflaccel_compiled_model_create(self->environment, self->model, &options,
+                                            &self->compiled);
     Py_END_ALLOW_THREADS
     if (status != NULL) {
       binding_raise_status(status);
