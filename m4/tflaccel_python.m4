@@ -20,7 +20,7 @@ AS_IF([test "x$enable_python" != xno], [
   ])
   tflaccel_python_why="no python3 with numpy found (Debian: python3-dev python3-numpy; or set PYTHON=)"
   AS_IF([test -n "$PYTHON"], [
-    AM_PATH_PYTHON([3.9], [tflaccel_python_ok=yes], [tflaccel_python_ok=no])
+    AM_PATH_PYTHON([3.10], [tflaccel_python_ok=yes], [tflaccel_python_ok=no])
   ])
   dnl Debian's python3 reads /usr/local/lib/python3.X/dist-packages (its
   dnl default scheme, posix_local), not the site-packages AM_PATH_PYTHON

@@ -146,6 +146,27 @@ static PyObject *output_details(compiled_model_object *self, PyObject *unused) {
   return details(self, 1);
 }
 
+/* Details of every tensor of subgraph 0, as stored (tflite_runtime's
+ * get_tensor_details()). */
+static PyObject *tensor_details(compiled_model_object *self, PyObject *unused) {
+  if (check_ready(self) < 0) return NULL;
+  tflaccel_model_summary summary = {.struct_size = sizeof summary};
+  tflaccel_status status = tflaccel_model_get_summary(self->model, &summary);
+  if (status != NULL) return binding_raise_status(status);
+  PyObject *list = PyList_New(summary.tensor_count);
+  for (uint32_t t = 0; list != NULL && t < summary.tensor_count; ++t) {
+    tflaccel_tensor_info info = {.struct_size = sizeof info};
+    status = tflaccel_model_tensor_info(self->model, t, &info);
+    PyObject *item = status ? binding_raise_status(status) : binding_tensor_details(&info, t);
+    if (item == NULL) {
+      Py_CLEAR(list);
+      break;
+    }
+    PyList_SET_ITEM(list, t, item);
+  }
+  return list;
+}
+
 /* [(name, tensor_index), ...] of one side of signature `index`. */
 static PyObject *signature_tensors(compiled_model_object *self, uint32_t index, int is_output,
                                    uint32_t count) {
@@ -501,6 +522,8 @@ static PyMethodDef compiled_model_methods[] = {
      "Details of each input, as tflite_runtime's get_input_details() gives them."},
     {"output_details", (PyCFunction)output_details, METH_NOARGS,
      "Details of each output, as tflite_runtime's get_output_details() gives them."},
+    {"tensor_details", (PyCFunction)tensor_details, METH_NOARGS,
+     "Details of every tensor of the model (subgraph 0), as stored in the file."},
     {"signatures", (PyCFunction)signatures, METH_NOARGS,
      "The model's SignatureDefs: key, subgraph, inputs and outputs as (name, tensor index)."},
     {"partitions", (PyCFunction)partitions, METH_NOARGS,

@@ -56,6 +56,16 @@ def test_tensor_view_and_model_content(small_model):
     assert np.any(interpreter.get_tensor(output_details["index"]) != 0)
 
 
+def test_tensor_details(small_model):
+    interpreter = tflite.Interpreter(model_path=str(small_model), accelerator="cpu_ref")
+    tensors = interpreter.get_tensor_details()
+    assert [t["index"] for t in tensors] == list(range(len(tensors)))
+    (input_details,) = interpreter.get_input_details()
+    assert tensors[input_details["index"]]["name"] == input_details["name"]
+    np.testing.assert_array_equal(tensors[input_details["index"]]["shape"],
+                                  input_details["shape"])
+
+
 def test_signature_runner(shared_model):
     interpreter = tflite.Interpreter(model_path=str(shared_model("tflm__hello_world_float.tflite")),
                                      accelerator="cpu_ref")

@@ -86,6 +86,11 @@ class Interpreter:
         """A list of dicts, one per output, as get_input_details."""
         return self._native.output_details()
 
+    def get_tensor_details(self):
+        """Details of every tensor of the model, as stored in the file (only
+        inputs and outputs can be read with get_tensor)."""
+        return self._native.tensor_details()
+
     def _slot(self, tensor_index):
         """('input'|'output', position) of a tensor index, or ValueError."""
         for position, details in enumerate(self._input_details):
