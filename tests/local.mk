@@ -15,6 +15,7 @@ TEST_C_FLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 TEST_LINK = libtflaccel.la $(CHECK_LIBS)
 include $(srcdir)/tests/facts.mk
 include $(srcdir)/tests/registry.mk
+include $(srcdir)/tests/api.mk
 include $(srcdir)/tests/cpu_ref.mk
 include $(srcdir)/tests/cpu_ref_quant.mk
 include $(srcdir)/tests/gpu.mk

@@ -65,8 +65,11 @@ static int fail(parse_state *state, const char *format, ...) {
   va_start(args, format);
   vsnprintf(message, sizeof message, format, args);
   va_end(args);
-  state->error = tflaccel_status_make(TFLACCEL_INVALID_CONFIG, "%s:%d: %s", state->origin,
-                                      (int)current_line(state), message);
+  if (current_line(state) > 0)
+    state->error = tflaccel_status_make(TFLACCEL_INVALID_CONFIG, "%s:%d: %s", state->origin,
+                                        (int)current_line(state), message);
+  else /* a value set through the API, not read from a file */
+    state->error = tflaccel_status_make(TFLACCEL_INVALID_CONFIG, "%s: %s", state->origin, message);
   return 0;
 }
 
@@ -320,6 +323,15 @@ tflaccel_status config_load_string(const char *text, const char *origin,
   }
   *config_out = config;
   return NULL;
+}
+
+tflaccel_status config_set_global(tflaccel_config *config, const char *key, const char *value,
+                                  const char *origin) {
+  if (config == NULL || key == NULL || value == NULL)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "config: NULL argument");
+  parse_state state = {config, origin, "", 0, NULL};
+  handle_global(&state, key, value);
+  return state.error;
 }
 
 tflaccel_status config_load_file(const char *path, tflaccel_config **config_out) {

@@ -9,7 +9,9 @@ libtflaccel_core_la_SOURCES += \
 	core/graph/model.h \
 	core/graph/model_api.c \
 	core/graph/model_internal.h \
+	core/graph/prepared_api.c \
 	core/graph/prepared_graph.c \
 	core/graph/prepared_graph.h \
 	core/graph/shape_inference.c \
-	core/graph/shape_inference.h
+	core/graph/shape_inference.h \
+	core/graph/signature_api.c

@@ -57,6 +57,10 @@ tflaccel_status tflaccel_environment_create(const tflaccel_environment_options *
   tflaccel_status status = load_config(
       TFLACCEL_HAS_FIELD(tflaccel_environment_options, options, config_path) ? options : NULL,
       &environment->config);
+  if (status == NULL && TFLACCEL_HAS_FIELD(tflaccel_environment_options, options, cache_dir) &&
+      options->cache_dir != NULL)
+    status = config_set_global(environment->config, "cache_dir", options->cache_dir,
+                               "cache_dir option");
   if (status == NULL)
     status = registry_create(environment->config, log_level, &environment->registry);
 

@@ -50,6 +50,9 @@ typedef struct tflaccel_environment_options {
   const char *accelerators;
   /* "debug", "info", "warning" or "error"; NULL takes $TFLACCEL_LOG. */
   const char *log_level;
+  /* Overrides the config's cache_dir (an existing, writable directory where
+   * plugins keep compiled programs); NULL keeps the config's. */
+  const char *cache_dir;
 } tflaccel_environment_options;
 
 /* Reads the configuration and loads every configured plugin. A plugin that
@@ -158,6 +161,23 @@ const char *tflaccel_model_subgraph_name(const tflaccel_model *model, uint32_t i
 const char *tflaccel_model_metadata_name(const tflaccel_model *model, uint32_t index);
 const char *tflaccel_model_signature_key(const tflaccel_model *model, uint32_t index);
 
+/* SignatureDefs: named entry points (TFLite's signature runners). Names
+ * live as long as the model. Only signatures of subgraph 0 can be run. */
+typedef struct tflaccel_signature_info {
+  uint32_t struct_size;
+  const char *key;           /* "serving_default" */
+  uint32_t subgraph_index;
+  uint32_t input_count, output_count;
+} tflaccel_signature_info;
+
+tflaccel_status tflaccel_model_signature_info(const tflaccel_model *model, uint32_t index,
+                                              tflaccel_signature_info *info);
+/* Input (is_output 0) or output `index` of signature `signature`: its name in
+ * the signature and the tensor of the signature's subgraph it maps to. */
+tflaccel_status tflaccel_model_signature_tensor(const tflaccel_model *model, uint32_t signature,
+                                                int32_t is_output, uint32_t index,
+                                                const char **name, uint32_t *tensor_index);
+
 /* ---- Compiled model ----------------------------------------------------- */
 
 typedef struct tflaccel_compiled_model tflaccel_compiled_model;
@@ -207,6 +227,11 @@ typedef struct tflaccel_partition_info {
   uint64_t boundary_bytes;   /* bytes moved in and out per run */
 } tflaccel_partition_info;
 
+/* The stored op (tflaccel_model_op_info's index) that prepared-graph op
+ * `prepared_op` (a partition's ops[] entry) came from. */
+tflaccel_status tflaccel_model_prepared_op_source(const tflaccel_model *model,
+                                                  uint32_t prepared_op, uint32_t *stored_op);
+
 uint32_t tflaccel_compiled_model_partition_count(const tflaccel_compiled_model *compiled_model);
 tflaccel_status tflaccel_compiled_model_partition_info(
     const tflaccel_compiled_model *compiled_model, uint32_t index,
@@ -225,6 +250,13 @@ tflaccel_status tflaccel_compiled_model_create_output_buffer(
     tflaccel_tensor_buffer **buffer);
 tflaccel_status tflaccel_tensor_buffer_create(int32_t dtype, uint32_t rank, const int32_t *shape,
                                               tflaccel_tensor_buffer **buffer);
+/* A buffer over the caller's host memory (size bytes, exactly what dtype and
+ * shape need): nothing is copied or allocated for the data, which must stay
+ * valid until the buffer is destroyed and is not freed by it. A run reads
+ * inputs from it and writes outputs into it. */
+tflaccel_status tflaccel_tensor_buffer_wrap_host(int32_t dtype, uint32_t rank,
+                                                 const int32_t *shape, void *data, size_t size,
+                                                 tflaccel_tensor_buffer **buffer);
 void tflaccel_tensor_buffer_destroy(tflaccel_tensor_buffer *buffer);
 
 int32_t tflaccel_tensor_buffer_dtype(const tflaccel_tensor_buffer *buffer);
