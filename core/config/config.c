@@ -363,6 +363,7 @@ tflaccel_status config_load_defaults(tflaccel_config **config_out) {
       "[tflaccel]\n"
       "accelerators = gpu_cl, gpu_vk, gpu_gl, cpu_ref\n"
       "[plugin.cpu_ref]\n"
+      "[plugin.cpu_xnnpack]\n"
       "[plugin.gpu_cl]\n"
       "[plugin.gpu_vk]\n"
       "[plugin.gpu_gl]\n";
