@@ -14,6 +14,7 @@ TEST_CPP_FLAGS = $(AM_CPPFLAGS) $(PATH_DEFINES)
 TEST_C_FLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 TEST_LINK = libtflaccel.la $(CHECK_LIBS)
 include $(srcdir)/tests/registry.mk
+include $(srcdir)/tests/auto_selection.mk
 include $(srcdir)/tests/cpu_ref.mk
 include $(srcdir)/tests/cpu_ref_quant.mk
 include $(srcdir)/tests/gpu.mk
@@ -29,3 +30,4 @@ clean-local:
 include $(srcdir)/tests/models.mk
 include $(srcdir)/tests/tools.mk
 include $(srcdir)/tests/conformance.mk
+include $(srcdir)/tests/cpu_xnnpack.mk

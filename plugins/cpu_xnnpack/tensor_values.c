@@ -74,7 +74,7 @@ static int define_value(xnnp_build *build, uint32_t tensor, uint32_t rank, const
         status = xnn_define_quantized_tensor_value(build->subgraph, xnn_datatype_qint32, 0,
                                                    quant->scales[0], rank, dims, data,
                                                    external_id, flags, id);
-      else if (rank == 1 && dims[0] == quant->count)
+      else if (rank == 1 && dims[0] == quant->count && quant->quantized_dimension == 0)
         status = xnn_define_channelwise_quantized_tensor_value(
             build->subgraph, xnn_datatype_qcint32, quant->scales, rank, 0, dims, data,
             external_id, flags, id);

@@ -16,6 +16,12 @@
 #include "tests/support/test_util.h"
 #include "tflaccel/tflaccel.h"
 
+/* The accelerators the models run on: cpu_ref alone by default; the
+ * cpu_xnnpack build of this test runs "cpu_xnnpack,cpu_ref". */
+#ifndef MODEL_REFERENCE_ACCELERATORS
+#define MODEL_REFERENCE_ACCELERATORS "cpu_ref"
+#endif
+
 #define MAX_MODELS 64
 #define MAX_TENSORS 16
 
@@ -46,7 +52,7 @@ START_TEST(model_matches_reference) {
   ck_assert_msg(status == NULL, "%s: %s", name, tflaccel_status_message(status));
 
   tflaccel_environment_options environment_options = {.struct_size = sizeof environment_options,
-                                                       .accelerators = "cpu_ref",
+                                                       .accelerators = MODEL_REFERENCE_ACCELERATORS,
                                                        .log_level = "error"};
   tflaccel_environment *environment = NULL;
   status = tflaccel_environment_create(&environment_options, &environment);
@@ -154,7 +160,7 @@ int main(void) {
   json_destroy(expected);
 
   Suite *suite = suite_create("model references");
-  TCase *tcase = tcase_create("cpu_ref");
+  TCase *tcase = tcase_create(MODEL_REFERENCE_ACCELERATORS);
   tcase_set_timeout(tcase, 900);
   tcase_add_loop_test(tcase, model_matches_reference, 0, case_count);
   suite_add_tcase(suite, tcase);
