@@ -16,7 +16,7 @@
 /* Defines op_index's non-constant inputs and its output as external values,
  * then the op; creates and drops a runtime. */
 static int try_op(xnnp_build *build, const tflaccel_op_desc *op) {
-  if (!xnnp_check_op_lists(build, op)) return 0;
+  if (!xnnp_op_listed(build, op) || !xnnp_check_op_lists(build, op)) return 0;
   uint32_t external = 0;
   for (uint32_t i = 0; i < op->input_count; i++) {
     uint32_t tensor = op->inputs[i];

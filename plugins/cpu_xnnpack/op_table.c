@@ -2,12 +2,22 @@
  * run. Anything else is refused here and runs on cpu_ref. */
 #include "config.h"
 
+#include <string.h>
+
 #include "plugins/cpu_xnnpack/subgraph_build.h"
 
 typedef int (*xnnp_define_fn)(xnnp_build *build, const tflaccel_op_desc *op);
 
-static xnnp_define_fn builder_for(int32_t code) {
-  switch (code) {
+/* MediaPipe's custom transposed convolution, which LiteRT's XNNPACK
+ * delegate runs too. */
+#define MEDIAPIPE_TRANSPOSE_CONV_BIAS "Convolution2DTransposeBias"
+
+static xnnp_define_fn builder_for(const tflaccel_op_desc *op) {
+  if (op->code == TFLACCEL_OP_CUSTOM)
+    return op->custom_code != NULL && !strcmp(op->custom_code, MEDIAPIPE_TRANSPOSE_CONV_BIAS)
+               ? xnnp_define_convolution
+               : NULL;
+  switch (op->code) {
     case TFLACCEL_OP_CONV_2D:
     case TFLACCEL_OP_DEPTHWISE_CONV_2D:
     case TFLACCEL_OP_TRANSPOSE_CONV:
@@ -70,10 +80,13 @@ int xnnp_check_op_lists(xnnp_build *build, const tflaccel_op_desc *op) {
   return 1;
 }
 
-int xnnp_define_op(xnnp_build *build, const tflaccel_op_desc *op) {
-  xnnp_define_fn define = builder_for(op->code);
-  if (define == NULL)
+int xnnp_op_listed(xnnp_build *build, const tflaccel_op_desc *op) {
+  if (builder_for(op) == NULL)
     return xnnp_fail(build, "XNNPACK (this version) has no %s", xnnp_op_name(op));
-  if (!xnnp_check_op_lists(build, op)) return 0;
-  return define(build, op);
+  return 1;
+}
+
+int xnnp_define_op(xnnp_build *build, const tflaccel_op_desc *op) {
+  if (!xnnp_op_listed(build, op) || !xnnp_check_op_lists(build, op)) return 0;
+  return builder_for(op)(build, op);
 }

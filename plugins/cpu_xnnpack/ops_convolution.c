@@ -1,4 +1,5 @@
-/* CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV and FULLY_CONNECTED: the ops
+/* CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV (and MediaPipe's
+ * Convolution2DTransposeBias) and FULLY_CONNECTED: the ops
  * with weights. TFLite's filter layouts are XNNPACK's (OHWI, 1HWC, [out,in]),
  * so the model's weights are handed over as they are. */
 #include "config.h"
@@ -142,39 +143,58 @@ static int deconvolution_padding(xnnp_build *build, int32_t padding, int32_t inp
   *after = (uint32_t)(total - total / 2);
   int64_t adjust = output - (full - total);
   if (adjust < 0 || adjust >= stride)
-    return xnnp_fail(build, "TRANSPOSE_CONV: output size %d is not reachable from %d", output,
-                     input);
+    return xnnp_fail(build, "transposed convolution: output size %d is not reachable from %d",
+                     output, input);
   *adjustment = (uint32_t)adjust;
   return 1;
 }
 
+/* TFLite's TRANSPOSE_CONV (inputs output_shape, weights, input, bias) and
+ * MediaPipe's Convolution2DTransposeBias (input, weights, bias) are one
+ * deconvolution with their inputs in different places. */
 static int define_transpose_conv(xnnp_build *build, const tflaccel_op_desc *op) {
-  const tflaccel_tensor_desc *input = xnnp_input(build, op, 2), *filter = xnnp_input(build, op, 1),
-                             *bias = xnnp_input(build, op, 3), *output = xnnp_output(build, op, 0);
+  int mediapipe = op->code == TFLACCEL_OP_CUSTOM;
+  uint32_t input_position = mediapipe ? 0 : 2, bias_position = mediapipe ? 2 : 3;
+  const tflaccel_tensor_desc *input = xnnp_input(build, op, input_position),
+                             *filter = xnnp_input(build, op, 1),
+                             *bias = xnnp_input(build, op, bias_position),
+                             *output = xnnp_output(build, op, 0);
   if (!check_types(build, op, input, filter, bias, output)) return 0;
   if (!rank_is(build, op, input, 4, "input") || !rank_is(build, op, filter, 4, "filter") ||
       !rank_is(build, op, output, 4, "output"))
     return 0;
-  const tflaccel_transpose_conv_params *p = &op->params->transpose_conv;
+  int32_t padding, stride_w, stride_h, activation = TFLACCEL_ACT_NONE;
+  if (mediapipe) {
+    const tflaccel_transpose_conv_bias_params *p = &op->params->transpose_conv_bias;
+    padding = p->padding, stride_w = p->stride_w, stride_h = p->stride_h;
+  } else {
+    const tflaccel_transpose_conv_params *p = &op->params->transpose_conv;
+    padding = p->padding, stride_w = p->stride_w, stride_h = p->stride_h;
+    activation = p->fused_activation;
+  }
+  if (stride_w < 1 || stride_h < 1)
+    return xnnp_fail(build, "%s: stride %dx%d", xnnp_op_name(op), stride_h, stride_w);
   if (filter->dims[3] != input->dims[3] || filter->dims[0] != output->dims[3])
-    return xnnp_fail(build, "TRANSPOSE_CONV: filter channels do not match input and output");
+    return xnnp_fail(build, "%s: filter channels do not match input and output",
+                     xnnp_op_name(op));
   float output_min, output_max;
-  if (!xnnp_activation_range(build, p->fused_activation, &output_min, &output_max)) return 0;
+  if (!xnnp_activation_range(build, activation, &output_min, &output_max)) return 0;
   uint32_t top, bottom, left, right, adjust_h, adjust_w;
-  if (!deconvolution_padding(build, p->padding, input->dims[1], output->dims[1], p->stride_h,
+  if (!deconvolution_padding(build, padding, input->dims[1], output->dims[1], stride_h,
                              filter->dims[1], &top, &bottom, &adjust_h) ||
-      !deconvolution_padding(build, p->padding, input->dims[2], output->dims[2], p->stride_w,
+      !deconvolution_padding(build, padding, input->dims[2], output->dims[2], stride_w,
                              filter->dims[2], &left, &right, &adjust_w))
     return 0;
   uint32_t in, weights, b, out;
-  if (!define_values(build, op, 2, 1, 3, &in, &weights, &b, &out)) return 0;
+  if (!define_values(build, op, input_position, 1, bias_position, &in, &weights, &b, &out))
+    return 0;
   enum xnn_status status = xnn_define_deconvolution_2d(
       build->subgraph, top, right, bottom, left, adjust_h, adjust_w, (uint32_t)filter->dims[1],
-      (uint32_t)filter->dims[2], (uint32_t)p->stride_h, (uint32_t)p->stride_w, 1, 1, 1,
+      (uint32_t)filter->dims[2], (uint32_t)stride_h, (uint32_t)stride_w, 1, 1, 1,
       (size_t)input->dims[3], (size_t)output->dims[3], output_min, output_max, in, weights, b,
       out, 0);
   if (status != xnn_status_success)
-    return xnnp_fail(build, "XNNPACK rejects this TRANSPOSE_CONV (status %d)", (int)status);
+    return xnnp_fail(build, "XNNPACK rejects this %s (status %d)", xnnp_op_name(op), (int)status);
   return 1;
 }
 
@@ -216,6 +236,7 @@ int xnnp_define_convolution(xnnp_build *build, const tflaccel_op_desc *op) {
     case TFLACCEL_OP_DEPTHWISE_CONV_2D:
       return define_depthwise_conv_2d(build, op);
     case TFLACCEL_OP_TRANSPOSE_CONV:
+    case TFLACCEL_OP_CUSTOM: /* Convolution2DTransposeBias, per op_table.c */
       return define_transpose_conv(build, op);
     case TFLACCEL_OP_FULLY_CONNECTED:
       return define_fully_connected(build, op);

@@ -63,6 +63,8 @@ int xnnp_define_data_movement(xnnp_build *build, const tflaccel_op_desc *op); /*
 
 /* The op table (op_table.c): dispatches by op code. */
 int xnnp_define_op(xnnp_build *build, const tflaccel_op_desc *op);
+/* The op is one this plugin has a builder for. */
+int xnnp_op_listed(xnnp_build *build, const tflaccel_op_desc *op);
 /* The op has one output and its tensor indices lie inside the graph. */
 int xnnp_check_op_lists(xnnp_build *build, const tflaccel_op_desc *op);
 
