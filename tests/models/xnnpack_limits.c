@@ -78,3 +78,12 @@ const char *xnnpack_limit_check(const char *model, uint32_t output, int32_t dtyp
   }
   return NULL;
 }
+
+int xnnpack_runs_none_of(const char *model) {
+  /* LSTM/SVDF state and int16 activations: no XNNPACK op in this version. */
+  static const char *const models[] = {"coral__keras_lstm_mnist_ptq", "tflm__keyword_scrambled",
+                                       "tflm__trained_lstm"};
+  for (size_t i = 0; i < sizeof models / sizeof models[0]; ++i)
+    if (!strcmp(models[i], model)) return 1;
+  return 0;
+}

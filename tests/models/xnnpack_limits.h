@@ -18,4 +18,8 @@ const char *xnnpack_limit_check(const char *model, uint32_t output, int32_t dtyp
                                 const void *ours, const void *reference, size_t count, char *why,
                                 size_t why_size);
 
+/* Models none of whose ops this XNNPACK runs (recurrent, int16): they run
+ * wholly on cpu_ref, and the cpu_xnnpack test checks nothing of its own. */
+int xnnpack_runs_none_of(const char *model);
+
 #endif
