@@ -11,6 +11,8 @@ libtflaccel_core_la_SOURCES = \
 	core/registry/registry.c \
 	core/registry/registry.h \
 	core/registry/selection.c \
+	core/registry/auto_selection.c \
+	core/registry/auto_selection.h \
 	core/registry/selection.h \
 	core/partition/partitioner.c \
 	core/partition/partitioner.h \

@@ -373,8 +373,9 @@ tflaccel_status config_load_file(const char *path, tflaccel_config **config_out)
 tflaccel_status config_load_defaults(tflaccel_config **config_out) {
   static const char defaults[] =
       "[tflaccel]\n"
-      "accelerators = gpu_cl, gpu_vk, gpu_gl, cpu_ref\n"
+      "accelerators = auto\n"
       "[plugin.cpu_ref]\n"
+      "[plugin.cpu_xnnpack]\n"
       "[plugin.gpu_cl]\n"
       "[plugin.gpu_vk]\n"
       "[plugin.gpu_gl]\n";

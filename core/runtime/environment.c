@@ -80,7 +80,7 @@ tflaccel_status tflaccel_environment_create(const tflaccel_environment_options *
       snprintf(origin, sizeof origin, "%s: accelerators",
                environment->config->path ? environment->config->path : "configuration");
     } else {
-      text = "gpu,cpu";
+      text = "auto";
       snprintf(origin, sizeof origin, "default selection");
     }
     status = selection_parse(environment->registry, text, origin, &environment->selection);
@@ -118,6 +118,10 @@ const char *tflaccel_environment_config_path(const tflaccel_environment *environ
 
 const char *tflaccel_environment_selection(const tflaccel_environment *environment) {
   return environment ? environment->selection.text : NULL;
+}
+
+const char *tflaccel_environment_selection_notes(const tflaccel_environment *environment) {
+  return environment ? environment->selection.notes : NULL;
 }
 
 uint32_t tflaccel_environment_plugin_count(const tflaccel_environment *environment) {

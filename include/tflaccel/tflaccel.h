@@ -89,6 +89,10 @@ tflaccel_status tflaccel_environment_device_info(tflaccel_environment *environme
                                                  tflaccel_device_info *info);
 /* The selected accelerators, comma-separated, in preference order. */
 const char *tflaccel_environment_selection(const tflaccel_environment *environment);
+/* With accelerators = auto: why each plugin was chosen or passed over, one
+ * line each ("gpu_vk: passed over: llvmpipe ...: software renderer ..."), or
+ * NULL when the selection was an explicit list. Owned by the environment. */
+const char *tflaccel_environment_selection_notes(const tflaccel_environment *environment);
 
 /* ---- Model -------------------------------------------------------------- */
 

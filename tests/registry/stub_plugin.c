@@ -14,6 +14,11 @@
 #define VARIANT_NEWER_MINOR 6
 #define VARIANT_NULL_INIT 7
 #define VARIANT_REFUSES_HOST 8
+#define VARIANT_DEVICE_KIND 9 /* a working stub whose device is STUB_DEVICE_TYPE */
+
+#ifndef STUB_DEVICE_TYPE
+#define STUB_DEVICE_TYPE TFLACCEL_DEVICE_OTHER
+#endif
 
 #ifndef STUB_VARIANT
 #error "STUB_VARIANT must be defined"
@@ -65,7 +70,7 @@ static tflaccel_status stub_device_info(void *state, uint32_t index, tflaccel_de
   strcpy(info->vendor, "tflaccel tests");
   strcpy(info->driver_version, "0");
   strcpy(info->api_version, "none");
-  info->type = TFLACCEL_DEVICE_OTHER;
+  info->type = STUB_DEVICE_TYPE;
   return NULL;
 }
 

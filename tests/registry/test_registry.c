@@ -186,7 +186,7 @@ START_TEST(selection_rejects_unknown_names) {
   ck_assert_ptr_nonnull(status);
   ck_assert_str_eq(tflaccel_status_message(status),
                    "TFLACCEL_ACCELERATOR: unknown accelerator 'gpu_zz' (known: gpu_a, gpu_b, "
-                   "cpu_ref, or the classes gpu and cpu)");
+                   "cpu_ref, the classes gpu and cpu, or auto)");
   tflaccel_status_free(status);
   registry_destroy(registry);
   config_destroy(config);

@@ -103,7 +103,7 @@ int cli_parse_compile_flag(const char *command, int argc, char **argv, int *inde
 }
 
 const char *cli_compile_flags_help(void) {
-  return "  --accelerator NAMES          accelerators in preference order (gpu_cl,cpu_ref; or gpu, cpu)\n"
+  return "  --accelerator NAMES          accelerators in preference order (gpu_cl,cpu_ref; gpu, cpu; or auto)\n"
          "  --precision fp32|fp16        arithmetic precision (default: config, fp32)\n"
          "  --threads N                  CPU threads for cpu_ref's heavy ops\n"
          "  --max_delegated_partitions N keep at most N accelerator partitions (0 = no limit)\n"

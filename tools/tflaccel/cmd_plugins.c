@@ -34,6 +34,8 @@ static void print_text(tflaccel_environment *environment) {
   const char *config_path = tflaccel_environment_config_path(environment);
   printf("config: %s\n", config_path ? config_path : "(built-in defaults)");
   printf("selected order: %s\n", tflaccel_environment_selection(environment));
+  const char *notes = tflaccel_environment_selection_notes(environment);
+  if (notes != NULL) printf("auto choice:\n%s", notes);
   uint32_t count = tflaccel_environment_plugin_count(environment);
   for (uint32_t i = 0; i < count; ++i) {
     tflaccel_plugin_info info = {.struct_size = sizeof info};
