@@ -16,4 +16,5 @@ apt-get install -y -qq --no-install-recommends \
   ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-headers pocl-opencl-icd clinfo \
   libvulkan-dev libvulkan1 mesa-vulkan-drivers glslc vulkan-validationlayers vulkan-tools \
   libegl-dev libgles-dev libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri libgbm1 \
-  flatbuffers-compiler python3 python3-dev python3-numpy python3-pytest valgrind xz-utils
+  flatbuffers-compiler python3 python3-dev python3-numpy python3-pytest valgrind xz-utils \
+  libpng-dev libjpeg-dev groff-base man-db

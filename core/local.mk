@@ -19,6 +19,9 @@ libtflaccel_core_la_SOURCES = \
 	core/runtime/compiled_model.c \
 	core/runtime/compiled_model.h \
 	core/runtime/environment.c \
+	core/runtime/run_profile.c \
+	core/runtime/run_profile.h \
+	core/runtime/graph_info.c \
 	core/runtime/tensor_buffer.c \
 	core/runtime/tensor_buffer.h \
 	core/runtime/environment.h \

@@ -17,6 +17,7 @@
 #include "core/graph/model.h"
 #include "core/runtime/compiled_model.h"
 #include "core/runtime/environment.h"
+#include "core/runtime/run_profile.h"
 #include "core/runtime/tensor_buffer.h"
 
 #define ARENA_ALIGNMENT 64
@@ -77,7 +78,14 @@ static tflaccel_status query_support(tflaccel_compiled_model *compiled, support_
       support.reason[TFLACCEL_REASON_SIZE - 1] = '\0';
       table->supported[cell] = support.level == TFLACCEL_SUPPORT_YES;
       table->relative_cost[cell] = support.relative_cost;
-      memcpy(table->reasons[cell], support.reason, TFLACCEL_REASON_SIZE);
+      /* Every message that shows a reason names the accelerator already;
+       * a reason that starts with it too ("gpu_cl: ...") loses that prefix. */
+      const char *reason = support.reason;
+      size_t name_length = strlen(compiled->candidate_names[c]);
+      if (!strncmp(reason, compiled->candidate_names[c], name_length) &&
+          !strncmp(reason + name_length, ": ", 2))
+        reason += name_length + 2;
+      snprintf(table->reasons[cell], TFLACCEL_REASON_SIZE, "%s", reason);
       if (!table->supported[cell] && table->reasons[cell][0] == '\0')
         snprintf(table->reasons[cell], TFLACCEL_REASON_SIZE, "no reason given");
       table->reason_pointers[cell] = table->reasons[cell];
@@ -122,6 +130,9 @@ static void report_placement(const tflaccel_compiled_model *compiled, const supp
       if (compiled->plan->op_candidate[op] == c) ++ops;
     for (uint32_t p = 0; p < compiled->plan->partition_count; ++p)
       if (compiled->plan->partitions[p].candidate == c) ++partitions;
+    /* An accelerator that got nothing was already explained by the
+     * warnings above; a "0 operations" line per accelerator is noise. */
+    if (ops == 0) continue;
     log_write(level, TFLACCEL_LOG_INFO, NULL,
               "%u operations will run on %s in %u partitions, and the remaining %u operations "
               "will run on %s",
@@ -418,6 +429,10 @@ tflaccel_status tflaccel_compiled_model_create(tflaccel_environment *environment
         .min_partition_ops = pick_int(options->min_partition_ops, -1, config->min_partition_ops),
         .require_full_delegation =
             pick_int(options->require_full_delegation, -1, config->require_full_delegation),
+        .split_fallback_ops =
+            TFLACCEL_HAS_FIELD(tflaccel_compilation_options, options, split_fallback_ops)
+                ? options->split_fallback_ops == 1
+                : 0,
         .cost = config->cost,
         .log_level = environment->log_level,
     };
@@ -466,6 +481,7 @@ void tflaccel_compiled_model_destroy(tflaccel_compiled_model *compiled) {
     }
   }
   free(compiled->runtimes);
+  free(compiled->partition_run_us);
   partition_plan_destroy(compiled->plan);
   free(compiled->candidate_names);
   free(compiled->candidate_plugins);
@@ -651,10 +667,14 @@ tflaccel_status tflaccel_compiled_model_run(tflaccel_compiled_model *compiled,
     if (inputs[i]->byte_size)
       memcpy(compiled->arena + compiled->tensor_offset[tensor], inputs[i]->data, inputs[i]->byte_size);
   }
+  compiled->profiled_run_done = 0;
   for (uint32_t p = 0; p < compiled->plan->partition_count; ++p) {
+    double start_us = compiled->partition_run_us ? run_profile_now_us() : 0.0;
     tflaccel_status status = run_partition(compiled, p);
     if (status != NULL) return status;
+    if (compiled->partition_run_us) compiled->partition_run_us[p] = run_profile_now_us() - start_us;
   }
+  compiled->profiled_run_done = compiled->partition_run_us != NULL;
   for (uint32_t i = 0; i < output_count; ++i) {
     uint32_t tensor = compiled->graph_outputs[i];
     const tflaccel_tensor_desc *desc = &compiled->graph->tensors[tensor];

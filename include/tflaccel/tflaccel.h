@@ -194,6 +194,11 @@ typedef struct tflaccel_compilation_options {
   int32_t max_delegated_partitions; /* 0: no limit; -1: config default */
   int32_t min_partition_ops;        /* -1: config default */
   int32_t require_full_delegation;  /* 1: fail when any op would fall back; -1: config */
+  /* 1: every op that runs on the fallback (cpu_ref) is a partition of its
+   * own, so that a profile (tflaccel_compiled_model_set_profiling) times
+   * each op; runs get slower. 0 (default): consecutive fallback ops share
+   * a partition. */
+  int32_t split_fallback_ops;
 } tflaccel_compilation_options;
 
 /* Fills options with "use the defaults" values. */
@@ -287,6 +292,60 @@ tflaccel_status tflaccel_compiled_model_run(tflaccel_compiled_model *compiled_mo
                                             uint32_t output_count);
 /* Restores variable (state) tensors to their initial values. */
 tflaccel_status tflaccel_compiled_model_reset_state(tflaccel_compiled_model *compiled_model);
+
+/* ---- Profiling -------------------------------------------------------- */
+
+/* With profiling on, every run records each partition's wall time: its
+ * uploads, the plugin's execute (which returns when results are ready) and
+ * its read-backs. Off by default; turning it on or off clears the record. */
+tflaccel_status tflaccel_compiled_model_set_profiling(tflaccel_compiled_model *compiled_model,
+                                                      int32_t enabled);
+/* Microseconds partition `index` took in the latest profiled run; an error
+ * when profiling is off or no profiled run has completed. */
+tflaccel_status tflaccel_compiled_model_partition_run_us(
+    const tflaccel_compiled_model *compiled_model, uint32_t index, double *microseconds);
+
+/* ---- The prepared graph ------------------------------------------------ */
+
+/* The graph the partitions index (after load-time folding): its ops and
+ * tensors as compiled, for profiles and memory listings. */
+typedef struct tflaccel_graph_op_info {
+  uint32_t struct_size;
+  int32_t code;            /* tflaccel_op_code */
+  const char *name;        /* op code name, the custom code, or "UNKNOWN" */
+  const char *output_name; /* name of its first output tensor, "" when none */
+  uint32_t partition;      /* the partition that runs it */
+} tflaccel_graph_op_info;
+
+enum tflaccel_tensor_storage {
+  TFLACCEL_STORAGE_CONSTANT = 0,  /* in the model file (mapped) */
+  TFLACCEL_STORAGE_HOST_ARENA = 1, /* the host arena: crosses partitions or the graph's edge */
+  TFLACCEL_STORAGE_PARTITION = 2, /* inside one partition, held by its accelerator */
+  TFLACCEL_STORAGE_NONE = 3       /* read by no op (unused) */
+};
+
+typedef struct tflaccel_graph_tensor_info {
+  uint32_t struct_size;
+  const char *name;
+  int32_t dtype;
+  uint32_t rank;
+  const int32_t *shape;
+  uint64_t byte_size;
+  int32_t storage;         /* tflaccel_tensor_storage */
+  int32_t partition;       /* the partition that writes it, -1 for none */
+  uint64_t arena_offset;   /* for TFLACCEL_STORAGE_HOST_ARENA */
+  int32_t is_variable;
+} tflaccel_graph_tensor_info;
+
+uint32_t tflaccel_compiled_model_graph_op_count(const tflaccel_compiled_model *compiled_model);
+uint32_t tflaccel_compiled_model_graph_tensor_count(const tflaccel_compiled_model *compiled_model);
+tflaccel_status tflaccel_compiled_model_graph_op_info(
+    const tflaccel_compiled_model *compiled_model, uint32_t index, tflaccel_graph_op_info *info);
+tflaccel_status tflaccel_compiled_model_graph_tensor_info(
+    const tflaccel_compiled_model *compiled_model, uint32_t index,
+    tflaccel_graph_tensor_info *info);
+/* Bytes of the host arena (boundary tensors of every partition). */
+uint64_t tflaccel_compiled_model_arena_bytes(const tflaccel_compiled_model *compiled_model);
 
 #ifdef __cplusplus
 }

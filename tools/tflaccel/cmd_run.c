@@ -11,6 +11,7 @@
 #include "core/facts/half.h"
 #include "tools/tflaccel/cli_options.h"
 #include "tools/tflaccel/commands.h"
+#include "tools/tflaccel/make_directory.h"
 #include "tools/tflaccel/input_generator.h"
 #include "tflaccel/tflaccel.h"
 
@@ -23,7 +24,7 @@ static void print_help(void) {
          "../shared/models/README.md (seed 1), which reproduces the reference outputs.\n\n"
          "  --input FILE                 raw input in the input's dtype; repeat once per input, in order\n"
          "  --seed N                     generator seed (default 1)\n"
-         "  --output-dir DIR             write output_K.bin (raw, in the output's dtype) into DIR\n"
+         "  --output-dir DIR             write output_K.bin (raw, in the output's dtype) into DIR (made if missing)\n"
          "%s",
          cli_compile_flags_help());
 }
@@ -225,6 +226,11 @@ int tflaccel_cmd_run(int argc, char **argv) {
     status = tflaccel_compiled_model_create_output_buffer(compiled, i, &outputs[i]);
   if (status == NULL) status = tflaccel_compiled_model_run(compiled, inputs, input_count, outputs, output_count);
   if (status != NULL) {
+    fprintf(stderr, COMMAND ": %s\n", tflaccel_status_message(status));
+    tflaccel_status_free(status);
+    goto cleanup;
+  }
+  if (output_dir != NULL && (status = make_directory_tree(output_dir)) != NULL) {
     fprintf(stderr, COMMAND ": %s\n", tflaccel_status_message(status));
     tflaccel_status_free(status);
     goto cleanup;
