@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "tools/tflaccel/half.h"
+#include "core/facts/half.h"
 #include "tools/tflaccel/image_preprocess.h"
 
 int image_input_supported(const tflaccel_tensor_info *input, const char **why) {

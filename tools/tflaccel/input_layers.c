@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tools/tflaccel/half.h"
+#include "core/facts/half.h"
 #include "tools/tflaccel/input_generator.h"
 #include "tools/tflaccel/input_layers.h"
 
