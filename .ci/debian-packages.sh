@@ -24,6 +24,10 @@ cleanup() {
   if [ -n "${TFLACCEL_DEB_KEEP:-}" ]; then echo "kept $work"; else rm -rf "$work"; fi
 }
 die() { echo "debian-packages: $*" >&2; exit 1; }
+# One plugin's lines of `tflaccel plugins` (stdin). Checks grep captured text,
+# never `producer | grep -q`: grep -q stops reading at the first match, and
+# under pipefail the producer's SIGPIPE would fail the pipeline.
+plugin_section() { awk -v name="$1" '$0 == name {on = 1; print; next} /^$/ {on = 0} on'; }
 trap cleanup EXIT
 
 step() { printf '\n=== %s (%ss)\n' "$1" "$SECONDS"; }
@@ -65,14 +69,15 @@ cd "$run_dir"
 clean() { env -i PATH=/usr/bin:/bin HOME="$run_dir/home" "$@"; }
 test "$(clean sh -c 'command -v tflaccel')" = /usr/bin/tflaccel || die "tflaccel is not /usr/bin/tflaccel"
 # (/lib is /usr/lib on a merged-/usr system)
-ldd /usr/bin/tflaccel | grep -Eq "libtflaccel.so.0 => (/usr)?/lib/$multiarch/libtflaccel.so.0 " ||
-  die "/usr/bin/tflaccel does not use the installed libtflaccel: $(ldd /usr/bin/tflaccel)"
+libraries=$(ldd /usr/bin/tflaccel)
+grep -Eq "libtflaccel.so.0 => (/usr)?/lib/$multiarch/libtflaccel.so.0 " <<<"$libraries" ||
+  die "/usr/bin/tflaccel does not use the installed libtflaccel: $libraries"
 test "$(pkg-config --variable=plugindir tflaccel)" = "$plugindir" ||
   die "tflaccel.pc's plugindir is not $plugindir"
 clean /usr/bin/tflaccel plugins | tee plugins.txt
 grep -q "^config: /etc/tflaccel/tflaccel.ini$" plugins.txt || die "not the installed config"
 for plugin in cpu_ref gpu_cl gpu_vk gpu_gl; do
-  grep -A1 "^$plugin\$" plugins.txt | grep -q "library:  $plugindir/lib$plugin.so" ||
+  grep -q "library:  $plugindir/lib$plugin.so" <<<"$(plugin_section "$plugin" <plugins.txt)" ||
     die "$plugin was not found in $plugindir"
 done
 # Each available plugin runs the model; its outputs must match the TFLite
@@ -94,7 +99,7 @@ PY
 }
 ran=0
 for plugin in cpu_ref gpu_cl gpu_vk gpu_gl; do
-  if ! grep -A4 "^$plugin\$" plugins.txt | grep -q "status:   available"; then
+  if ! grep -q "status:   available" <<<"$(plugin_section "$plugin" <plugins.txt)"; then
     echo "$plugin: not available on this machine, not run"; continue
   fi
   mkdir -p "out-$plugin"
@@ -123,7 +128,7 @@ clean ./app
 
 step "a plugin package removed: reported as not installed, runs go on"
 $SUDO apt-get remove -y -qq tflaccel-plugin-gpu-gl >/dev/null
-clean /usr/bin/tflaccel plugins | grep -A4 '^gpu_gl$' | grep -q "status:   not installed: libgpu_gl.so" ||
+grep -q "status:   not installed: libgpu_gl.so" <<<"$(clean /usr/bin/tflaccel plugins | plugin_section gpu_gl)" ||
   die "a removed plugin is not reported as not installed"
 mkdir -p out-default
 clean /usr/bin/tflaccel run face_detection_short_range.tflite --input input_0.bin \
@@ -133,7 +138,7 @@ check_outputs out-default
 step "a drop-in in /etc/tflaccel/plugins.d adds a plugin section"
 printf '[plugin.gpu_dropin_ci]\nlibrary = libgpu_dropin_ci.so\n' |
   $SUDO tee /etc/tflaccel/plugins.d/zz-ci.ini >/dev/null
-clean /usr/bin/tflaccel plugins | grep -A4 '^gpu_dropin_ci$' | grep -q "status:   not installed" ||
+grep -q "status:   not installed" <<<"$(clean /usr/bin/tflaccel plugins | plugin_section gpu_dropin_ci)" ||
   die "the drop-in's plugin is not listed"
 clean /usr/bin/tflaccel run face_detection_short_range.tflite --accelerator gpu >/dev/null
 $SUDO rm /etc/tflaccel/plugins.d/zz-ci.ini
