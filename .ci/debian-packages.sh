@@ -17,7 +17,8 @@ version=$(sed -n '1s/^tflaccel (\([^-)]*\)-[^)]*).*/\1/p' debian/changelog)
 tarball="tflaccel-$version.tar.xz"
 [ -f "$tarball" ] || make dist
 work=$(mktemp -d /tmp/tflaccel-deb.XXXXXX)
-packages="libtflaccel0 libtflaccel-dev tflaccel-tools tflaccel-plugin-gpu-cl tflaccel-plugin-gpu-vk tflaccel-plugin-gpu-gl"
+packages="libtflaccel0 libtflaccel-dev tflaccel-tools tflaccel-plugin-cpu-xnnpack
+  tflaccel-plugin-gpu-cl tflaccel-plugin-gpu-vk tflaccel-plugin-gpu-gl python3-tflaccel"
 cleanup() {
   # shellcheck disable=SC2086
   $SUDO apt-get purge -y -qq $packages tflaccel-build-deps >/dev/null 2>&1 || true
@@ -76,7 +77,7 @@ test "$(pkg-config --variable=plugindir tflaccel)" = "$plugindir" ||
   die "tflaccel.pc's plugindir is not $plugindir"
 clean /usr/bin/tflaccel plugins | tee plugins.txt
 grep -q "^config: /etc/tflaccel/tflaccel.ini$" plugins.txt || die "not the installed config"
-for plugin in cpu_ref gpu_cl gpu_vk gpu_gl; do
+for plugin in cpu_ref cpu_xnnpack gpu_cl gpu_vk gpu_gl; do
   grep -q "library:  $plugindir/lib$plugin.so" <<<"$(plugin_section "$plugin" <plugins.txt)" ||
     die "$plugin was not found in $plugindir"
 done
@@ -98,7 +99,7 @@ for k in (0, 1):
 PY
 }
 ran=0
-for plugin in cpu_ref gpu_cl gpu_vk gpu_gl; do
+for plugin in cpu_ref cpu_xnnpack gpu_cl gpu_vk gpu_gl; do
   if ! grep -q "status:   available" <<<"$(plugin_section "$plugin" <plugins.txt)"; then
     echo "$plugin: not available on this machine, not run"; continue
   fi
@@ -126,6 +127,28 @@ C
 cc -std=c11 -Wall -Werror app.c -o app $(pkg-config --cflags --libs tflaccel)
 clean ./app
 
+# tflaccel-tools' manual pages and python3-tflaccel, from the installed paths.
+for page in man1/tflaccel.1 man5/tflaccel.ini.5; do
+  test -f "/usr/share/man/$page.gz" || die "/usr/share/man/$page.gz is not installed"
+done
+clean /usr/bin/python3 - <<'PY'
+import numpy as np
+import tflaccel
+assert tflaccel.__file__.startswith("/usr/lib/python3/dist-packages/"), tflaccel.__file__
+print("python3-tflaccel", tflaccel.version(), "plugins:", [p["name"] if isinstance(p, dict) else p for p in tflaccel.plugins()])
+interpreter = tflaccel.Interpreter(model_path="face_detection_short_range.tflite")
+interpreter.allocate_tensors()
+inp = interpreter.get_input_details()[0]
+interpreter.set_tensor(inp["index"], np.fromfile("input_0.bin", inp["dtype"]).reshape(inp["shape"]))
+interpreter.invoke()
+for k, out in enumerate(interpreter.get_output_details()):
+    got = interpreter.get_tensor(out["index"]).ravel()
+    ref = np.fromfile(f"reference_{k}.bin", np.float32)
+    error = np.max(np.abs(got - ref)) / max(1.0, np.max(np.abs(ref)))
+    assert error <= 1e-4, f"output {k}: error {error:.3g}"
+    print(f"  python output {k}: max error {error:.2g} (of scale)")
+PY
+
 step "a plugin package removed: reported as not installed, runs go on"
 $SUDO apt-get remove -y -qq tflaccel-plugin-gpu-gl >/dev/null
 grep -q "status:   not installed: libgpu_gl.so" <<<"$(clean /usr/bin/tflaccel plugins | plugin_section gpu_gl)" ||
@@ -148,6 +171,8 @@ step "apt-get purge: nothing left"
 # shellcheck disable=SC2086
 $SUDO apt-get purge -y -qq $packages tflaccel-build-deps >/dev/null
 left=$(ls -d /usr/lib/*/tflaccel /usr/lib/*/libtflaccel* /usr/lib/*/pkgconfig/tflaccel.pc \
-  /usr/include/tflaccel /etc/tflaccel /usr/bin/tflaccel /usr/share/doc/*tflaccel* 2>/dev/null || true)
+  /usr/include/tflaccel /etc/tflaccel /usr/bin/tflaccel /usr/share/doc/*tflaccel* \
+  /usr/share/man/man1/tflaccel.1.gz /usr/share/man/man5/tflaccel.ini.5.gz \
+  /usr/lib/python3*/dist-packages/tflaccel 2>/dev/null || true)
 [ -z "$left" ] || die "left after purge: $left"
 echo "Debian packages: built, lintian-clean, installed, ran, purged (${SECONDS}s)"

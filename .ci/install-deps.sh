@@ -20,5 +20,5 @@ apt-get install -y -qq --no-install-recommends \
   flatbuffers-compiler python3 valgrind xz-utils
 if [ "${1:-}" = "--packaging" ]; then
   apt-get install -y -qq --no-install-recommends \
-    debhelper devscripts equivs lintian fakeroot dpkg-dev
+    debhelper devscripts equivs lintian fakeroot dpkg-dev dh-python
 fi
