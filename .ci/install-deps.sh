@@ -4,6 +4,8 @@
 # API stacks with software
 # drivers (PoCL for OpenCL, Mesa lavapipe for Vulkan, llvmpipe for EGL/GLES)
 # so that every plugin is built and tested on a machine without a GPU.
+# With --packaging, also the Debian packaging tools .ci/debian-packages.sh
+# uses (the packages' own build dependencies are in debian/control).
 set -eu
 if [ "$(id -u)" -ne 0 ]; then
   exec sudo "$0" "$@"
@@ -18,3 +20,7 @@ apt-get install -y -qq --no-install-recommends \
   libegl-dev libgles-dev libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri libgbm1 \
   flatbuffers-compiler python3 python3-dev python3-numpy python3-pytest valgrind xz-utils \
   libpng-dev libjpeg-dev groff-base man-db
+if [ "${1:-}" = "--packaging" ]; then
+  apt-get install -y -qq --no-install-recommends \
+    debhelper devscripts equivs lintian fakeroot dpkg-dev dh-python
+fi

@@ -8,6 +8,8 @@ lib_LTLIBRARIES += libtflaccel.la
 libtflaccel_core_la_SOURCES = \
 	core/config/ini_config.c \
 	core/config/ini_config.h \
+	core/config/plugin_dropins.c \
+	core/config/plugin_dropins.h \
 	core/registry/registry.c \
 	core/registry/registry.h \
 	core/registry/selection.c \

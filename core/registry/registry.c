@@ -145,10 +145,14 @@ plugin_entry *registry_find(plugin_registry *registry, const char *name) {
 
 /* The file to dlopen: a name with a '/' is a path; a bare name is looked up
  * in the search dirs. Returns NULL and a reason when not found. */
-static char *resolve_library(const plugin_registry *registry, const char *library, char **reason) {
+static char *resolve_library(const plugin_registry *registry, const char *library, char **reason,
+                             int *not_installed) {
+  *not_installed = 0;
   if (strchr(library, '/') != NULL) {
     if (access(library, F_OK) != 0) {
-      *reason = format_string("library %s: %s", library, strerror(errno));
+      *not_installed = errno == ENOENT;
+      *reason = format_string("%slibrary %s: %s", *not_installed ? "not installed: " : "", library,
+                              strerror(errno));
       return NULL;
     }
     return format_string("%s", library);
@@ -166,7 +170,9 @@ static char *resolve_library(const plugin_registry *registry, const char *librar
       if (written > 0) used += (size_t)written;
     }
   }
-  *reason = format_string("%s not found in %s (set TFLACCEL_PLUGIN_PATH or the library key)",
+  *not_installed = 1;
+  *reason = format_string("not installed: %s not found in %s (set TFLACCEL_PLUGIN_PATH or the "
+                          "library key)",
                           library, searched);
   return NULL;
 }
@@ -233,9 +239,11 @@ void registry_load(plugin_registry *registry, plugin_entry *entry) {
   if (entry->state != PLUGIN_NOT_LOADED) return;
   const char *name = entry->config->name;
   char *reason = NULL;
-  entry->library_path = resolve_library(registry, entry->config->library, &reason);
+  int not_installed = 0;
+  entry->library_path = resolve_library(registry, entry->config->library, &reason, &not_installed);
   if (entry->library_path == NULL) {
     mark_unavailable(entry, reason);
+    if (not_installed) entry->state = PLUGIN_NOT_INSTALLED;
     return;
   }
   /* RTLD_LOCAL: two plugins may carry the same internal names. */

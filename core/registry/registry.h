@@ -14,6 +14,7 @@ typedef enum plugin_load_state {
   PLUGIN_AVAILABLE = 1,
   PLUGIN_UNAVAILABLE = 2,
   PLUGIN_DISABLED = 3,   /* enabled = false in the config */
+  PLUGIN_NOT_INSTALLED = 4, /* its library is in none of the search dirs (or its path is absent) */
 } plugin_load_state;
 
 typedef struct plugin_entry {

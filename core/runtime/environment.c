@@ -1,10 +1,12 @@
 /* tflaccel_environment_*: reads the config, loads the selected plugins. */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/config/plugin_dropins.h"
 #include "core/log/log.h"
 #include "core/runtime/environment.h"
 #include "core/util/env.h"
@@ -20,9 +22,19 @@ static tflaccel_status load_config(const tflaccel_environment_options *options,
   char *path = NULL;
   tflaccel_status status = config_find_file(system_dir, &path);
   if (status != NULL) return status;
-  if (path == NULL) return config_load_defaults(config);
-  status = config_load_file(path, config);
+  status = path == NULL ? config_load_defaults(config) : config_load_file(path, config);
   free(path);
+  /* Plugin packages' sections (plugins.d beside the system file) join any
+   * found or built-in configuration; $TFLACCEL_CONFIG names one whole file. */
+  if (status == NULL && env_get_path("TFLACCEL_CONFIG") == NULL) {
+    char dropins[4096];
+    snprintf(dropins, sizeof dropins, "%s/plugins.d", system_dir);
+    status = config_merge_plugin_dropins(*config, dropins);
+  }
+  if (status != NULL) {
+    config_destroy(*config);
+    *config = NULL;
+  }
   return status;
 }
 
@@ -93,11 +105,15 @@ tflaccel_status tflaccel_environment_create(const tflaccel_environment_options *
   for (uint32_t i = 0; i < environment->selection.count; ++i) {
     plugin_entry *entry = environment->selection.entries[i];
     registry_load(environment->registry, entry);
+    /* Explicitly chosen accelerators that cannot run are worth a warning:
+     * silently falling back to the CPU is what LiteRT users complain of. A
+     * configured plugin whose package is not installed is the normal case
+     * of a distribution, so it is only told at debug level. */
+    int32_t level = environment->explicit_selection ? TFLACCEL_LOG_WARNING
+                    : entry->state == PLUGIN_NOT_INSTALLED ? TFLACCEL_LOG_DEBUG
+                                                           : TFLACCEL_LOG_INFO;
     if (entry->state != PLUGIN_AVAILABLE)
-      /* Explicitly chosen accelerators that cannot run are worth a warning:
-       * silently falling back to the CPU is what LiteRT users complain of. */
-      log_write(log_level, environment->explicit_selection ? TFLACCEL_LOG_WARNING : TFLACCEL_LOG_INFO,
-                NULL, "accelerator %s is unavailable: %s", entry->config->name,
+      log_write(log_level, level, NULL, "accelerator %s is unavailable: %s", entry->config->name,
                 entry->reason ? entry->reason : "unknown reason");
   }
   *environment_out = environment;
@@ -135,25 +151,31 @@ tflaccel_status tflaccel_environment_plugin_info(tflaccel_environment *environme
   if (index >= environment->registry->entry_count)
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "plugin index %u out of range (%u plugins)",
                                 index, environment->registry->entry_count);
-  if (info->struct_size < sizeof *info)
+  /* The struct only grows at its end: a caller built before a field was
+   * appended gets the fields its struct_size covers. */
+  if (info->struct_size < offsetof(tflaccel_plugin_info, not_installed))
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "plugin_info: struct_size too small");
+  uint32_t caller_size = info->struct_size < sizeof *info ? info->struct_size : sizeof *info;
   plugin_entry *entry = &environment->registry->entries[index];
   registry_load(environment->registry, entry);
-  memset(info, 0, sizeof *info);
-  info->struct_size = sizeof *info;
-  info->name = entry->config->name;
-  info->library_path = entry->library_path ? entry->library_path : entry->config->library;
-  info->version = entry->descriptor && entry->descriptor->version ? entry->descriptor->version : "";
-  info->description =
+  tflaccel_plugin_info full;
+  memset(&full, 0, sizeof full);
+  full.struct_size = caller_size;
+  full.name = entry->config->name;
+  full.library_path = entry->library_path ? entry->library_path : entry->config->library;
+  full.version = entry->descriptor && entry->descriptor->version ? entry->descriptor->version : "";
+  full.description =
       entry->descriptor && entry->descriptor->description ? entry->descriptor->description : "";
-  info->abi_version = entry->abi_version;
-  info->enabled = entry->config->enabled;
-  info->available = entry->state == PLUGIN_AVAILABLE;
-  info->reason = entry->state == PLUGIN_AVAILABLE ? NULL : entry->reason;
-  info->device_count = entry->state == PLUGIN_AVAILABLE ? entry->device_count : 0;
-  info->selection_rank = -1;
+  full.abi_version = entry->abi_version;
+  full.enabled = entry->config->enabled;
+  full.available = entry->state == PLUGIN_AVAILABLE;
+  full.reason = entry->state == PLUGIN_AVAILABLE ? NULL : entry->reason;
+  full.device_count = entry->state == PLUGIN_AVAILABLE ? entry->device_count : 0;
+  full.selection_rank = -1;
   for (uint32_t i = 0; i < environment->selection.count; ++i)
-    if (environment->selection.entries[i] == entry) info->selection_rank = (int32_t)i;
+    if (environment->selection.entries[i] == entry) full.selection_rank = (int32_t)i;
+  full.not_installed = entry->state == PLUGIN_NOT_INSTALLED;
+  memcpy(info, &full, caller_size);
   return NULL;
 }
 

@@ -77,6 +77,9 @@ typedef struct tflaccel_plugin_info {
   const char *reason;       /* why it is unavailable, else NULL */
   uint32_t device_count;
   int32_t selection_rank;   /* position in the selected order, -1 = not selected */
+  /* Appended in 0.1 (a caller's smaller struct_size gets the fields above): */
+  int32_t not_installed;    /* 1: its library is in no plugin directory (e.g. its
+                               package is not installed); a state, not an error */
 } tflaccel_plugin_info;
 
 /* Plugins are loaded lazily: info on a plugin that was not selected loads it

@@ -52,6 +52,8 @@ static void print_text(tflaccel_environment *environment) {
     printf("\n  version:  %s\n", info.version[0] ? info.version : "-");
     if (info.available)
       printf("  status:   available\n");
+    else if (info.not_installed)
+      printf("  status:   %s\n", info.reason ? info.reason : "not installed");
     else
       printf("  status:   unavailable: %s\n", info.reason ? info.reason : "unknown reason");
     for (uint32_t d = 0; d < info.device_count; ++d) {
@@ -96,8 +98,9 @@ static void print_json(tflaccel_environment *environment) {
     print_abi(stdout, info.abi_version);
     printf("\",\"version\":");
     json_write_string(stdout, info.version);
-    printf(",\"enabled\":%s,\"available\":%s,\"reason\":", info.enabled ? "true" : "false",
-           info.available ? "true" : "false");
+    printf(",\"enabled\":%s,\"available\":%s,\"not_installed\":%s,\"reason\":",
+           info.enabled ? "true" : "false", info.available ? "true" : "false",
+           info.not_installed ? "true" : "false");
     json_write_string(stdout, info.reason);
     printf(",\"selection_rank\":%d,\"devices\":[", (int)info.selection_rank);
     for (uint32_t d = 0; d < info.device_count; ++d) {
