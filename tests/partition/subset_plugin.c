@@ -47,7 +47,8 @@ static tflaccel_status subset_supports_op(tflaccel_device *device, const tflacce
     /* Prefixed with the plugin's name, as the GPU plugins do: the core
      * shows it once (tests/partition: warning_and_summary_lines_are_exact). */
     snprintf(support->reason, sizeof support->reason,
-             "test_subset: test_subset accepts only op codes %s", subset->state->allowed_text);
+             "test_subset: test_subset accepts only op codes %.200s",
+             subset->state->allowed_text);
     return NULL;
   }
   return subset->inner->vtable->supports_op(subset->inner, graph, op_index, options, support);

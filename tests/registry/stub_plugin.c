@@ -36,6 +36,7 @@ typedef struct stub_device {
   const tflaccel_host_services *host;
 } stub_device;
 
+#if STUB_VARIANT != VARIANT_NULL_INIT
 static tflaccel_status stub_init(const tflaccel_host_services *host, void **state) {
 #if STUB_VARIANT == VARIANT_INIT_FAILS
   (void)state;
@@ -48,6 +49,7 @@ static tflaccel_status stub_init(const tflaccel_host_services *host, void **stat
   return NULL;
 #endif
 }
+#endif
 
 static void stub_shutdown(void *state) {
   stub_state *stub = state;
@@ -212,6 +214,7 @@ TFLACCEL_PLUGIN_EXPORT int stub_not_an_entry(void) { return stub_descriptor.stru
 TFLACCEL_PLUGIN_EXPORT const tflaccel_accelerator_plugin *TFLACCEL_ACCELERATOR_ENTRY(uint32_t host) {
 #if STUB_VARIANT == VARIANT_REFUSES_HOST
   (void)host;
+  (void)&stub_descriptor; /* built, but never handed out */
   return NULL;
 #else
   if (TFLACCEL_ABI_VERSION_MAJOR(host) != TFLACCEL_ABI_MAJOR) return NULL;
