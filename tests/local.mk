@@ -29,3 +29,4 @@ clean-local:
 include $(srcdir)/tests/models.mk
 include $(srcdir)/tests/tools.mk
 include $(srcdir)/tests/conformance.mk
+include $(srcdir)/tests/runtime.mk
