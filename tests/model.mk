@@ -98,11 +98,14 @@ FUZZ_LOADER_FILES = \
 	core/model/model_api.c \
 	core/model/op_names.c \
 	core/model/prepared_graph.c \
+	core/model/quantization_check.c \
+	core/model/memory_limits.c \
 	core/model/shape_inference.c \
 	core/model/tflite_reader.c \
 	core/memory/arena_planner.c \
 	core/status/status.c \
-	core/util/dtype.c
+	core/util/dtype.c \
+	core/util/env.c
 EXTRA_DIST += tests/fuzz/fuzz_model_loader.c
 
 tests/fuzz/fuzz_model_loader: $(FUZZ_LOADER_FILES:%=$(srcdir)/%)

@@ -18,6 +18,10 @@ libtflaccel_core_la_SOURCES += \
 	core/model/model_internal.h \
 	core/model/prepared_graph.c \
 	core/model/prepared_graph.h \
+	core/model/quantization_check.c \
+	core/model/quantization_check.h \
+	core/model/memory_limits.c \
+	core/model/memory_limits.h \
 	core/model/shape_inference.c \
 	core/model/shape_inference.h \
 	core/model/tflite_reader.c \

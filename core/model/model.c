@@ -12,6 +12,7 @@
 
 #include "core/model/folding.h"
 #include "core/model/graph_validation.h"
+#include "core/model/memory_limits.h"
 #include "core/model/model.h"
 #include "core/model/model_internal.h"
 #include "core/model/prepared_graph.h"
@@ -36,7 +37,10 @@ static tflaccel_status prepare(tflaccel_model *model) {
     if (status) return tflaccel_status_annotate(status, "subgraph %u", i);
   }
   status = shape_inference_run(model);
-  if (status == NULL) status = fold_constants(model);
+  if (status) return tflaccel_status_annotate(status, "subgraph 0");
+  status = memory_limits_check(model); /* before folding allocates anything */
+  if (status) return status;
+  status = fold_constants(model);
   if (status) return tflaccel_status_annotate(status, "subgraph 0");
   return prepared_graph_build(model);
 }
