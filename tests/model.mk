@@ -105,7 +105,8 @@ FUZZ_LOADER_FILES = \
 	core/memory/arena_planner.c \
 	core/status/status.c \
 	core/util/dtype.c \
-	core/util/env.c
+	core/util/env.c \
+	core/util/regular_file.c
 EXTRA_DIST += tests/fuzz/fuzz_model_loader.c
 
 tests/fuzz/fuzz_model_loader: $(FUZZ_LOADER_FILES:%=$(srcdir)/%)

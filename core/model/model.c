@@ -18,6 +18,7 @@
 #include "core/model/prepared_graph.h"
 #include "core/model/shape_inference.h"
 #include "core/model/tflite_reader.h"
+#include "core/util/regular_file.h"
 
 /* Owned copies are 16-byte aligned like the mapping (which is page
  * aligned), so buffers aligned in the file are aligned in memory. */
@@ -126,36 +127,21 @@ tflaccel_status tflaccel_model_load_file(const char *path, tflaccel_model **mode
   if (path == NULL || model == NULL)
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "tflaccel_model_load_file: NULL argument");
   *model = NULL;
-  char text[128];
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    int error = errno;
-    return tflaccel_status_make(error == ENOENT ? TFLACCEL_NOT_FOUND : TFLACCEL_IO_ERROR,
-                                "%s: cannot open: %s", path, error_text(error, text, sizeof text));
-  }
-  struct stat info;
-  if (fstat(fd, &info) != 0) {
-    int error = errno;
-    close(fd);
-    return tflaccel_status_make(TFLACCEL_IO_ERROR, "%s: cannot stat: %s", path,
-                                error_text(error, text, sizeof text));
-  }
-  if (!S_ISREG(info.st_mode)) {
-    close(fd);
-    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "%s: not a regular file", path);
-  }
-  if (info.st_size == 0) {
+  int fd;
+  uint64_t file_size;
+  tflaccel_status status = regular_file_open(path, "model", &fd, &file_size);
+  if (status) return status;
+  if (file_size == 0) {
     close(fd);
     return tflaccel_status_make(TFLACCEL_INVALID_MODEL, "%s: the file is empty", path);
   }
-  if ((uint64_t)info.st_size > SIZE_MAX) {
+  if (file_size > SIZE_MAX) {
     close(fd);
     return tflaccel_status_make(TFLACCEL_UNSUPPORTED, "%s: too large for this machine", path);
   }
-  size_t size = (size_t)info.st_size;
+  size_t size = (size_t)file_size;
   model_storage storage = MODEL_STORAGE_MAPPED;
   uint8_t *bytes = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-  tflaccel_status status = NULL;
   if (bytes == MAP_FAILED) {
     bytes = NULL;
     storage = MODEL_STORAGE_OWNED;
