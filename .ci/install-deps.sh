@@ -2,7 +2,8 @@
 # Installs everything tflaccel's build and tests need on Debian bookworm:
 # the toolchain, inih and Check, and the three GPU API stacks with software
 # drivers (PoCL for OpenCL, Mesa lavapipe for Vulkan, llvmpipe for EGL/GLES)
-# so that every plugin is built and tested on a machine without a GPU.
+# so that every plugin is built and tested on a machine without a GPU;
+# clang and its runtime for the libFuzzer target (make fuzz), valgrind.
 set -eu
 if [ "$(id -u)" -ne 0 ]; then
   exec sudo "$0" "$@"
@@ -15,4 +16,5 @@ apt-get install -y -qq --no-install-recommends \
   ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-headers pocl-opencl-icd clinfo \
   libvulkan-dev libvulkan1 mesa-vulkan-drivers glslc vulkan-validationlayers vulkan-tools \
   libegl-dev libgles-dev libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri libgbm1 \
-  flatbuffers-compiler python3 valgrind xz-utils
+  flatbuffers-compiler python3 valgrind xz-utils \
+  clang libclang-rt-14-dev

@@ -30,3 +30,4 @@ include $(srcdir)/tests/models.mk
 include $(srcdir)/tests/tools.mk
 include $(srcdir)/tests/conformance.mk
 include $(srcdir)/tests/runtime.mk
+include $(srcdir)/tests/reliability.mk
