@@ -16,6 +16,6 @@ TFLACCEL_THREADS_RUNS = 2
 check-threads: all tests/runtime/test_concurrent_runs
 	@$(AM_TESTS_ENVIRONMENT) TFLACCEL_THREADS_N=$(TFLACCEL_THREADS_N); \
 	TFLACCEL_THREADS_RUNS=$(TFLACCEL_THREADS_RUNS); export TFLACCEL_THREADS_N TFLACCEL_THREADS_RUNS; \
-	TSAN_OPTIONS="$${TSAN_OPTIONS:-suppressions=$(abs_top_srcdir)/tests/sanitizers/tsan.supp:halt_on_error=1}"; \
+	TSAN_OPTIONS="$${TSAN_OPTIONS:-suppressions=$(abs_top_srcdir)/tests/sanitizers/tsan.supp:ignore_noninstrumented_modules=1:halt_on_error=1}"; \
 	export TSAN_OPTIONS; CK_FORK=no; export CK_FORK; tests/runtime/test_concurrent_runs
 .PHONY: check-threads

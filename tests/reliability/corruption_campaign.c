@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -40,7 +41,12 @@
 #include "tflaccel/tflaccel.h"
 
 #define MAX_MODELS 256
-#define CASE_SECONDS 60 /* a child running longer has hung */
+/* A child that uses more CPU time than this has hung (or loops); CPU time,
+ * not wall time, so that a loaded machine or a slow sanitizer build does not
+ * count as a hang. A child blocked without using CPU is stopped by the wall
+ * clock limit. */
+#define CASE_CPU_SECONDS 120
+#define CASE_WALL_SECONDS 1200
 
 typedef enum case_kind { KIND_FLIP, KIND_TRUNCATE, KIND_WORD, KIND_SCALE, KIND_ZERO, KIND_COUNT } case_kind;
 static const char *const kind_names[KIND_COUNT] = {"flip", "truncate", "word", "scale", "zero"};
@@ -63,6 +69,9 @@ typedef enum outcome { OUTCOME_RUN, OUTCOME_REFUSED, OUTCOME_CRASH, OUTCOME_REPO
 
 static model_file models[MAX_MODELS];
 static size_t model_count;
+/* The damaged copy; global so that a child's LeakSanitizer, which runs at
+ * the child's exit, sees it reachable. */
+static uint8_t *case_bytes;
 
 static uint64_t splitmix(uint64_t *state) {
   uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
@@ -265,8 +274,11 @@ static outcome run_case(const char *environment_accelerators, const uint8_t *byt
       dup2(fd, STDERR_FILENO);
       close(fd);
     }
-    alarm(CASE_SECONDS);
+    struct rlimit cpu = {.rlim_cur = CASE_CPU_SECONDS, .rlim_max = CASE_CPU_SECONDS + 5};
+    setrlimit(RLIMIT_CPU, &cpu);
+    signal(SIGXCPU, SIG_DFL);
     signal(SIGALRM, SIG_DFL);
+    alarm(CASE_WALL_SECONDS);
     tflaccel_environment_options options = {.struct_size = sizeof options,
                                             .accelerators = environment_accelerators,
                                             .log_level = "error"};
@@ -285,7 +297,10 @@ static outcome run_case(const char *environment_accelerators, const uint8_t *byt
   }
   int report = has_sanitizer_report(log_path);
   if (WIFSIGNALED(wait_status))
-    return WTERMSIG(wait_status) == SIGALRM ? OUTCOME_TIMEOUT : (report ? OUTCOME_REPORT : OUTCOME_CRASH);
+    return WTERMSIG(wait_status) == SIGALRM || WTERMSIG(wait_status) == SIGXCPU ||
+                   WTERMSIG(wait_status) == SIGKILL
+               ? OUTCOME_TIMEOUT
+               : (report ? OUTCOME_REPORT : OUTCOME_CRASH);
   if (report) return OUTCOME_REPORT;
   int code = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : 99;
   if (code == 0) return OUTCOME_RUN;
@@ -356,8 +371,9 @@ int main(int argc, char **argv) {
     if (models[m].size > largest) largest = models[m].size;
     sites += models[m].site_count;
   }
-  uint8_t *bytes = malloc(largest);
-  if (bytes == NULL) return 2;
+  case_bytes = malloc(largest);
+  if (case_bytes == NULL) return 2;
+  uint8_t *bytes = case_bytes;
   char log_path[] = "/tmp/tflaccel-campaign-XXXXXX";
   int log_fd = mkstemp(log_path);
   if (log_fd < 0) return 2;
@@ -413,6 +429,6 @@ int main(int argc, char **argv) {
     free(models[m].bytes);
     free(models[m].sites);
   }
-  free(bytes);
+  free(case_bytes);
   return counts[OUTCOME_CRASH] + counts[OUTCOME_REPORT] + counts[OUTCOME_TIMEOUT] ? 1 : 0;
 }

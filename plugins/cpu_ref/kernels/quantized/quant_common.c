@@ -415,15 +415,18 @@ int q_check_bias(const tflaccel_graph_view *graph, const tflaccel_op_desc *op, u
   return 1;
 }
 
-void q_conv_multipliers(const tflaccel_tensor_desc *input, const tflaccel_tensor_desc *filter,
-                        const tflaccel_tensor_desc *output, int32_t channels, int32_t *multipliers,
-                        int *shifts) {
+int32_t q_conv_multipliers(const tflaccel_tensor_desc *input, const tflaccel_tensor_desc *filter,
+                           const tflaccel_tensor_desc *output, int32_t channels,
+                           int32_t *multipliers, int *shifts) {
   const uint32_t count = filter->quantization.count;
+  int32_t first_bad = -1;
   for (int32_t c = 0; c < channels; c++) {
     const double filter_scale = (double)filter->quantization.scales[count == 1 ? 0 : c];
     const double effective = (double)q_scale(input) * filter_scale / (double)q_scale(output);
-    q_quantize_multiplier(effective, &multipliers[c], &shifts[c]);
+    if (!q_quantize_multiplier(effective, &multipliers[c], &shifts[c]) && first_bad < 0)
+      first_bad = c;
   }
+  return first_bad;
 }
 
 int32_t q_compute_padding(int32_t stride, int32_t dilation, int32_t in_size, int32_t filter_size,
