@@ -5,8 +5,8 @@
  *
  *   corruption_campaign [--seconds N] [--seed S] [--verbose] DIR...
  *
- * Every *.tflite in each DIR takes part; cases go round-robin over models
- * and kinds until N seconds (default 120) have passed:
+ * Every *.tflite in each DIR takes part; cases go round-robin over models,
+ * the kinds interleaved, until N seconds (default 120) have passed:
  *   flip      one to eight random bytes set to random values
  *   truncate  the file cut at a random length
  *   word      an aligned 32-bit word (offsets, lengths, indices, counts of
@@ -391,7 +391,9 @@ int main(int argc, char **argv) {
     if (only < 0 && elapsed >= seconds) break;
     if (only >= 0 && index > only) break;
     const model_file *file = &models[(size_t)index % model_count];
-    case_kind kind = (case_kind)((size_t)(index / (long)model_count) % KIND_COUNT);
+    /* Every kind early, whatever the time budget: the kind moves on with the
+     * case and shifts by one each round over the models. */
+    case_kind kind = (case_kind)((size_t)(index + index / (long)model_count) % KIND_COUNT);
     if ((kind == KIND_SCALE || kind == KIND_ZERO) && file->site_count == 0)
       kind = KIND_FLIP; /* a float model: nothing quantized to damage */
     uint64_t state = seed * UINT64_C(1000003) + (uint64_t)index;
