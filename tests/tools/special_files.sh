@@ -1,8 +1,9 @@
 #!/bin/sh
+# shellcheck disable=SC2034,SC2154 # variables shared with cli_checks.sh
 # Only regular files are read as models, inputs and configs: a FIFO (which
 # would block open() forever), a directory or a device is a one-line error
 # naming the path and what it is, and the tool exits 1 at once.
-. "${TFLACCEL_TOP_SRCDIR:?run this through make check}/tests/tools/cli_checks.sh"
+. "$(dirname "$0")/cli_checks.sh"
 mkfifo "$scratch/fifo" || exit 99
 
 # run_bounded ARGS...: like run, but a hang is a failure, not a stuck test.
