@@ -29,6 +29,8 @@ libtflaccel_core_la_SOURCES = \
 	core/runtime/environment.h \
 	core/util/env.c \
 	core/util/env.h \
+	core/util/regular_file.c \
+	core/util/regular_file.h \
 	core/log/log.c \
 	core/log/log.h \
 	core/registry/abi_layout.c \

@@ -33,3 +33,5 @@ include $(srcdir)/tests/models.mk
 include $(srcdir)/tests/tools.mk
 include $(srcdir)/tests/conformance.mk
 include $(srcdir)/tests/cpu_xnnpack.mk
+include $(srcdir)/tests/runtime.mk
+include $(srcdir)/tests/reliability.mk

@@ -6,7 +6,11 @@ bin_PROGRAMS += tflaccel
 tflaccel_SOURCES = tools/tflaccel/main.c
 tflaccel_LDADD = tools/libtflaccel_cli.la libtflaccel.la
 
+# core/util/regular_file.c: the one rule for which files are read, shared
+# with the core (it uses only the public status API).
 tools_libtflaccel_cli_la_SOURCES = \
+	core/util/regular_file.c \
+	core/util/regular_file.h \
 	tools/tflaccel/commands.h \
 	tools/tflaccel/json_writer.c \
 	tools/tflaccel/json_writer.h \

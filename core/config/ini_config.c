@@ -16,6 +16,7 @@
 #include "core/config/ini_config.h"
 #include "core/log/log.h"
 #include "core/util/env.h"
+#include "core/util/regular_file.h"
 
 typedef struct parse_state {
   tflaccel_config *config;
@@ -338,10 +339,16 @@ tflaccel_status config_load_file(const char *path, tflaccel_config **config_out)
   if (path == NULL || config_out == NULL)
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "config: NULL argument");
   *config_out = NULL;
-  FILE *file = fopen(path, "rb");
-  if (file == NULL)
-    return tflaccel_status_make(TFLACCEL_NOT_FOUND, "cannot open config file %s: %s", path,
+  int fd;
+  uint64_t file_size;
+  tflaccel_status opened = regular_file_open(path, "config file", &fd, &file_size);
+  if (opened != NULL) return opened;
+  FILE *file = fdopen(fd, "rb");
+  if (file == NULL) {
+    close(fd);
+    return tflaccel_status_make(TFLACCEL_IO_ERROR, "cannot read config file %s: %s", path,
                                 strerror(errno));
+  }
   /* Config files are small; 1 MiB is far beyond any real one. */
   enum { max_config_size = 1 << 20 };
   char *text = malloc(max_config_size + 1);

@@ -5,6 +5,8 @@ libtflaccel_core_la_SOURCES += \
 	core/graph/folding.h \
 	core/graph/graph_validation.c \
 	core/graph/graph_validation.h \
+	core/graph/memory_limits.c \
+	core/graph/memory_limits.h \
 	core/graph/model.c \
 	core/graph/model.h \
 	core/graph/model_api.c \

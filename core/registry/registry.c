@@ -100,9 +100,18 @@ tflaccel_status registry_create(const tflaccel_config *config, int32_t log_level
     registry_destroy(registry);
     return status;
   }
-  registry->entry_count = config->plugin_count;
   for (uint32_t i = 0; i < config->plugin_count; ++i) {
     plugin_entry *entry = &registry->entries[i];
+    if (pthread_mutex_init(&entry->load_lock, NULL) != 0) {
+      registry_destroy(registry);
+      return tflaccel_status_make(TFLACCEL_INTERNAL, "registry: cannot create a mutex");
+    }
+    if (pthread_mutex_init(&entry->device_lock, NULL) != 0) {
+      pthread_mutex_destroy(&entry->load_lock);
+      registry_destroy(registry);
+      return tflaccel_status_make(TFLACCEL_INTERNAL, "registry: cannot create a mutex");
+    }
+    registry->entry_count = i + 1; /* what registry_destroy tears down */
     entry->config = &config->plugins[i];
     host_plugin_context *context = &entry->host_context;
     snprintf(context->plugin_name, sizeof context->plugin_name, "%s", entry->config->name);
@@ -130,6 +139,8 @@ void registry_destroy(plugin_registry *registry) {
       entry->descriptor->shutdown(entry->plugin_state);
     free(entry->library_path);
     free(entry->reason);
+    pthread_mutex_destroy(&entry->device_lock);
+    pthread_mutex_destroy(&entry->load_lock);
   }
   free(registry->entries);
   for (uint32_t i = 0; i < registry->search_dir_count; ++i) free(registry->search_dirs[i]);
@@ -235,7 +246,7 @@ static int find_other_major(void *library) {
   return -1;
 }
 
-void registry_load(plugin_registry *registry, plugin_entry *entry) {
+static void load_locked(plugin_registry *registry, plugin_entry *entry) {
   if (entry->state != PLUGIN_NOT_LOADED) return;
   const char *name = entry->config->name;
   char *reason = NULL;
@@ -320,6 +331,12 @@ void registry_load(plugin_registry *registry, plugin_entry *entry) {
             entry->device_count, entry->device_count == 1 ? "" : "s");
 }
 
+void registry_load(plugin_registry *registry, plugin_entry *entry) {
+  pthread_mutex_lock(&entry->load_lock);
+  load_locked(registry, entry);
+  pthread_mutex_unlock(&entry->load_lock);
+}
+
 static int vtable_complete(const tflaccel_device_vtable *vtable, const char **missing) {
   *missing = NULL;
   if (vtable == NULL) *missing = "vtable";
@@ -337,7 +354,7 @@ static int vtable_complete(const tflaccel_device_vtable *vtable, const char **mi
   return *missing == NULL;
 }
 
-tflaccel_status registry_device(plugin_entry *entry, tflaccel_device **device) {
+static tflaccel_status device_locked(plugin_entry *entry, tflaccel_device **device) {
   *device = NULL;
   if (entry->state != PLUGIN_AVAILABLE)
     return tflaccel_status_make(TFLACCEL_UNAVAILABLE, "accelerator %s is unavailable: %s",
@@ -362,4 +379,19 @@ tflaccel_status registry_device(plugin_entry *entry, tflaccel_device **device) {
   }
   *device = entry->device;
   return NULL;
+}
+
+tflaccel_status registry_device(plugin_entry *entry, tflaccel_device **device) {
+  pthread_mutex_lock(&entry->load_lock);
+  tflaccel_status status = device_locked(entry, device);
+  pthread_mutex_unlock(&entry->load_lock);
+  return status;
+}
+
+void registry_device_lock(plugin_entry *entry) {
+  pthread_mutex_lock(&entry->device_lock);
+}
+
+void registry_device_unlock(plugin_entry *entry) {
+  pthread_mutex_unlock(&entry->device_lock);
 }

@@ -71,8 +71,12 @@ static tflaccel_status query_support(tflaccel_compiled_model *compiled, support_
       tflaccel_op_support support;
       memset(&support, 0, sizeof support);
       support.struct_size = sizeof support;
+      /* supports_op is pure by the ABI; the lock costs little and keeps a
+       * plugin that caches per device safe all the same. */
+      registry_device_lock(compiled->candidate_plugins[c]);
       tflaccel_status status = devices[c]->vtable->supports_op(devices[c], graph, op,
                                                                 &compiled->compile_options, &support);
+      registry_device_unlock(compiled->candidate_plugins[c]);
       if (status != NULL)
         return tflaccel_status_annotate(status, "%s: supports_op(op %u)", compiled->candidate_names[c], op);
       support.reason[TFLACCEL_REASON_SIZE - 1] = '\0';
@@ -254,12 +258,12 @@ static void mark_device_only_outputs(tflaccel_compiled_model *compiled) {
   }
 }
 
-static tflaccel_status prepare_partition(tflaccel_compiled_model *compiled, uint32_t index) {
+/* Compiles partition `index` and gives it its buffers; the caller holds the
+ * device's lock. */
+static tflaccel_status prepare_partition_locked(tflaccel_compiled_model *compiled, uint32_t index) {
   const partition *part = &compiled->plan->partitions[index];
   partition_runtime *runtime = &compiled->runtimes[index];
-  runtime->plugin = compiled->candidate_plugins[part->candidate];
-  tflaccel_status status = registry_device(runtime->plugin, &runtime->device);
-  if (status != NULL) return status;
+  tflaccel_status status = NULL;
   const tflaccel_device_vtable *vtable = runtime->device->vtable;
   tflaccel_partition_desc desc = {
       .struct_size = sizeof desc,
@@ -324,6 +328,17 @@ static tflaccel_status prepare_partition(tflaccel_compiled_model *compiled, uint
     }
   }
   return NULL;
+}
+
+static tflaccel_status prepare_partition(tflaccel_compiled_model *compiled, uint32_t index) {
+  partition_runtime *runtime = &compiled->runtimes[index];
+  runtime->plugin = compiled->candidate_plugins[compiled->plan->partitions[index].candidate];
+  tflaccel_status status = registry_device(runtime->plugin, &runtime->device);
+  if (status != NULL) return status;
+  registry_device_lock(runtime->plugin);
+  status = prepare_partition_locked(compiled, index);
+  registry_device_unlock(runtime->plugin);
+  return status;
 }
 
 static int32_t pick_int(int32_t requested, int32_t unset_value, int32_t configured) {
@@ -469,12 +484,14 @@ void tflaccel_compiled_model_destroy(tflaccel_compiled_model *compiled) {
       partition_runtime *runtime = &compiled->runtimes[p];
       if (runtime->device == NULL) continue;
       const tflaccel_device_vtable *vtable = runtime->device->vtable;
+      registry_device_lock(runtime->plugin);
       if (runtime->executable != NULL) vtable->executable_destroy(runtime->device, runtime->executable);
       if (runtime->device_buffers != NULL)
         for (uint32_t b = 0; b < runtime->binding_count; ++b)
           if (runtime->device_buffers[b] != NULL)
             vtable->buffer_destroy(runtime->device, runtime->device_buffers[b]);
       if (runtime->imported_arena != NULL) vtable->buffer_destroy(runtime->device, runtime->imported_arena);
+      registry_device_unlock(runtime->plugin);
       free(runtime->device_buffers);
       free(runtime->stays_on_device);
       free(runtime->bindings);
@@ -608,10 +625,13 @@ static tflaccel_status check_buffer(const tflaccel_compiled_model *compiled, con
   return NULL;
 }
 
+/* Uploads, executes, reads back: one locked run of calls on the device, so
+ * another compiled model's partition cannot interleave with it. */
 static tflaccel_status run_partition(tflaccel_compiled_model *compiled, uint32_t index) {
   partition_runtime *runtime = &compiled->runtimes[index];
   const tflaccel_device_vtable *vtable = runtime->device->vtable;
   tflaccel_status status = NULL;
+  registry_device_lock(runtime->plugin);
   if (!runtime->binds_host_arena) {
     for (uint32_t b = 0; b < runtime->input_binding_count && status == NULL; ++b) {
       const tflaccel_binding *binding = &runtime->bindings[b];
@@ -633,6 +653,7 @@ static tflaccel_status run_partition(tflaccel_compiled_model *compiled, uint32_t
                                    binding->size);
     }
   }
+  registry_device_unlock(runtime->plugin);
   if (status != NULL)
     return tflaccel_status_annotate(status, "%s: running partition %u", runtime->plugin->config->name,
                                     index);
@@ -697,7 +718,9 @@ tflaccel_status tflaccel_compiled_model_reset_state(tflaccel_compiled_model *com
     const tflaccel_device_vtable *vtable = runtime->device->vtable;
     if (!TFLACCEL_HAS_FIELD(tflaccel_device_vtable, vtable, reset_state) || vtable->reset_state == NULL)
       continue;
+    registry_device_lock(runtime->plugin);
     tflaccel_status status = vtable->reset_state(runtime->device, runtime->executable);
+    registry_device_unlock(runtime->plugin);
     if (status != NULL)
       return tflaccel_status_annotate(status, "%s: reset_state", runtime->plugin->config->name);
   }

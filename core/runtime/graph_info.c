@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "core/facts/op_names.h"
 #include "core/runtime/compiled_model.h"
 
 uint32_t tflaccel_compiled_model_graph_op_count(const tflaccel_compiled_model *compiled) {
@@ -39,7 +40,7 @@ tflaccel_status tflaccel_compiled_model_graph_op_info(const tflaccel_compiled_mo
                                 compiled->graph->op_count);
   const tflaccel_op_desc *op = &compiled->graph->ops[index];
   info->code = op->code;
-  const char *name = op->code == TFLACCEL_OP_CUSTOM ? op->custom_code : tflaccel_op_code_name(op->code);
+  const char *name = op->code == TFLACCEL_OP_CUSTOM ? op->custom_code : op_code_name(op->code);
   info->name = name ? name : "UNKNOWN";
   info->output_name = "";
   if (op->output_count > 0 && op->outputs[0] < compiled->graph->tensor_count)

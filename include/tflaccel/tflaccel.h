@@ -10,7 +10,10 @@
  * message is one readable line; the caller frees it with tflaccel_status_free.
  * Objects are freed by their *_destroy function; destroying NULL is a no-op.
  * A compiled model is used from one thread at a time; different compiled
- * models may run concurrently. */
+ * models (of one environment or several) may be created, run and destroyed
+ * concurrently. Within one environment each accelerator has one device, and
+ * the core serializes the calls that reach it: runs on the same device take
+ * turns, runs on different devices overlap. */
 #ifndef TFLACCEL_TFLACCEL_H
 #define TFLACCEL_TFLACCEL_H
 

@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/facts/half.h"
+#include "core/util/regular_file.h"
 #include "tools/tflaccel/cli_options.h"
 #include "tools/tflaccel/commands.h"
 #include "tools/tflaccel/make_directory.h"
@@ -96,9 +98,20 @@ static void print_output_summary(uint32_t index, const tflaccel_tensor_info *inf
 }
 
 static int read_input_file(const char *path, tflaccel_tensor_buffer *buffer, uint32_t index) {
-  FILE *file = fopen(path, "rb");
+  char what[32];
+  snprintf(what, sizeof what, "input %u file", index);
+  int fd;
+  uint64_t file_size;
+  tflaccel_status status = regular_file_open(path, what, &fd, &file_size);
+  if (status != NULL) {
+    fprintf(stderr, COMMAND ": %s\n", tflaccel_status_message(status));
+    tflaccel_status_free(status);
+    return 0;
+  }
+  FILE *file = fdopen(fd, "rb");
   if (file == NULL) {
-    fprintf(stderr, COMMAND ": cannot open input %u file %s: %s\n", index, path, strerror(errno));
+    fprintf(stderr, COMMAND ": cannot read input %u file %s: %s\n", index, path, strerror(errno));
+    close(fd);
     return 0;
   }
   size_t expected = tflaccel_tensor_buffer_byte_size(buffer);
