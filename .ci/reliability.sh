@@ -23,13 +23,18 @@ rm -rf _ci_asan && mkdir _ci_asan && cd _ci_asan
 ../_ci_src/configure -q CFLAGS='-fsanitize=address,undefined -fno-omit-frame-pointer -g -O1' \
   LDFLAGS='-fsanitize=address,undefined'
 make -s -j2
-ASAN_OPTIONS="detect_leaks=0" make -s -j2 check || { tail -n 100 test-suite.log; exit 1; }
+# Every test but the whole-model runs on the software GPU drivers (their
+# time is the uninstrumented drivers'; the conformance suite covers the
+# same plugin code), so that CI stays within its time.
+asan_tests=$(make -s print-tests | tr ' ' '\n' | grep -v '^tests/conformance/test_gpu_models_' | tr '\n' ' ')
+ASAN_OPTIONS="detect_leaks=0" make -s -j2 check TESTS="$asan_tests" ||
+  { tail -n 100 test-suite.log; exit 1; }
 ASAN_OPTIONS="detect_leaks=1" make -s -j2 check TESTS="$(make -s print-leak-checked-tests)" ||
   { tail -n 100 test-suite.log; exit 1; }
 done_step "ASan+UBSan make check"
 export ASAN_OPTIONS="detect_leaks=1"
 step "corruption campaign (ASan+UBSan)"
-make -s campaign CAMPAIGN_SECONDS="${CAMPAIGN_SECONDS:-120}"
+make -s campaign CAMPAIGN_SECONDS="${CAMPAIGN_SECONDS:-60}"
 done_step "corruption campaign"
 cd "$top"
 unset ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS
@@ -43,14 +48,14 @@ export TSAN_OPTIONS="suppressions=$supp/tsan.supp:ignore_noninstrumented_modules
 rm -rf _ci_tsan && mkdir _ci_tsan && cd _ci_tsan
 ../_ci_src/configure -q CFLAGS='-fsanitize=thread -g -O1' LDFLAGS='-fsanitize=thread'
 make -s -j2
-make -s check-threads TFLACCEL_THREADS_N=4 TFLACCEL_THREADS_RUNS=1
+make -s check-threads TFLACCEL_THREADS_N=2 TFLACCEL_THREADS_RUNS=1
 cd "$top"
 unset TSAN_OPTIONS
 done_step "ThreadSanitizer"
 
 # libFuzzer on the loader, seeded with the real models, for a fixed time.
 step "libFuzzer (clang)"
-make -s fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
+make -s fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-30}"
 done_step "libFuzzer"
 
 # valgrind memcheck of a real model on cpu_ref (GPU plugins: by hand, see

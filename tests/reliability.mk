@@ -57,6 +57,10 @@ LEAK_CHECKED_TESTS = $(filter-out tests/gpu/% tests/conformance/% tests/runtime/
 print-leak-checked-tests:
 	@echo $(LEAK_CHECKED_TESTS)
 
+# Every test make check runs (CI's sanitizer run picks from it).
+print-tests:
+	@echo $(TESTS)
+
 EXTRA_DIST += \
 	docs/RELIABILITY.md \
 	tests/sanitizers/lsan.supp \
@@ -64,4 +68,4 @@ EXTRA_DIST += \
 	tests/sanitizers/ubsan.supp \
 	tests/sanitizers/valgrind.supp
 CLEANFILES += valgrind-*.log
-.PHONY: campaign valgrind-models print-leak-checked-tests
+.PHONY: campaign valgrind-models print-leak-checked-tests print-tests
