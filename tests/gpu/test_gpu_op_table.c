@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/facts/op_names.h"
 #include "plugins/gpu_common/gpu_op_builder.h"
 #include "plugins/gpu_common/gpu_op_math.h"
 #include "plugins/gpu_common/gpu_support.h"
@@ -33,13 +34,14 @@ static void check_builder_of(const tflaccel_op_desc *op) {
   const gpu_op_builder *builder = gpu_op_builder_find(op);
   if (builder == NULL) return;
   ck_assert_int_eq(builder->code, op->code);
-  ck_assert_ptr_nonnull(builder->name);
-  ck_assert(builder->name[0] != '\0');
+  /* Messages name the op by the facts library's table. */
+  const char *name = op->code == TFLACCEL_OP_CUSTOM ? op->custom_code : op_code_name(op->code);
+  ck_assert_ptr_nonnull(name);
   ck_assert_msg(builder->supports != NULL && builder->lower != NULL,
-                "%s can be asked about but not lowered, or the reverse", builder->name);
+                "%s can be asked about but not lowered, or the reverse", name);
   ck_assert_msg(builder->min_inputs <= builder->max_inputs && builder->outputs >= 1,
-                "%s: arity [%u, %u] -> %u", builder->name, builder->min_inputs,
-                builder->max_inputs, builder->outputs);
+                "%s: arity [%u, %u] -> %u", name, builder->min_inputs, builder->max_inputs,
+                builder->outputs);
   ck_assert(builder->values == GPU_VALUES_FLOAT32 ||
             builder->values == GPU_VALUES_FLOAT32_OR_BOOL || builder->values == GPU_VALUES_BOOL);
   if (op->code == TFLACCEL_OP_CUSTOM) ck_assert_str_eq(builder->custom_code, op->custom_code);
@@ -66,13 +68,16 @@ START_TEST(ops_without_a_builder_are_declined_with_that_reason) {
   memset(&tensor, 0, sizeof tensor);
   tensor.struct_size = sizeof tensor;
   tensor.name = "";
-  tflaccel_op_desc ops[3] = {op_of(TFLACCEL_OP_CUSTOM, "Landmarks2TransformMatrix"),
-                             op_of(TFLACCEL_OP_CUSTOM, NULL), op_of(LAST_CODE, NULL)};
-  const char *expected[3] = {
+  tflaccel_op_desc ops[4] = {op_of(TFLACCEL_OP_CUSTOM, "Landmarks2TransformMatrix"),
+                             op_of(TFLACCEL_OP_CUSTOM, NULL), op_of(TFLACCEL_OP_SQRT, NULL),
+                             op_of(LAST_CODE, NULL)};
+  /* A builtin op is named, not numbered; only a code no schema names is. */
+  const char *expected[4] = {
       "gpu_test: there is no GPU kernel for custom op Landmarks2TransformMatrix",
       "gpu_test: there is no GPU kernel for custom op (unnamed)",
+      "gpu_test: there is no GPU kernel for SQRT",
       "gpu_test: there is no GPU kernel for op code 255"};
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < 4; ++i) {
     ck_assert_ptr_null(gpu_op_builder_find(&ops[i]));
     tflaccel_graph_view graph = {sizeof graph, 1, &tensor, 1, &ops[i]};
     char reason[TFLACCEL_REASON_SIZE];
