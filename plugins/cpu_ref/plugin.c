@@ -88,13 +88,13 @@ static const tflaccel_device_vtable cpu_device_vtable = {
     .compile = cpu_compile,
     .executable_destroy = cpu_executable_destroy,
     .execute = cpu_execute,
-    .buffer_create = cpu_buffer_create,
-    .buffer_destroy = cpu_buffer_destroy,
-    .buffer_write = cpu_buffer_write,
-    .buffer_read = cpu_buffer_read,
-    .buffer_map = cpu_buffer_map,
-    .buffer_import = cpu_buffer_import,
-    .buffer_copy = cpu_buffer_copy,
+    .buffer_create = host_buffer_create,
+    .buffer_destroy = host_buffer_destroy,
+    .buffer_write = host_buffer_write,
+    .buffer_read = host_buffer_read,
+    .buffer_map = host_buffer_map,
+    .buffer_import = host_buffer_import,
+    .buffer_copy = host_buffer_copy,
     .event_wait = NULL,
     .event_destroy = NULL,
     .synchronize = NULL,
@@ -153,6 +153,8 @@ static tflaccel_status plugin_device_create(void *state_pointer, uint32_t index,
   if (device == NULL) return host->status_make(TFLACCEL_OUT_OF_MEMORY, "cpu_ref: no memory");
   device->base.vtable = &cpu_device_vtable;
   device->host = host;
+  device->plugin_name = "cpu_ref";
+  device->buffer_slack = 0;
   device->thread_override = state->thread_override;
   *device_out = &device->base;
   return NULL;

@@ -7,6 +7,7 @@
 
 #include <pthreadpool.h>
 
+#include "plugins/cpu_common/host_buffer.h"
 #include "tflaccel/accelerator.h"
 
 /* Thread pools by thread count, created on first use and kept until the
@@ -19,37 +20,18 @@ typedef struct xnnp_pool_slot {
 } xnnp_pool_slot;
 
 typedef struct xnnp_device {
-  tflaccel_device base; /* first: the core sees a tflaccel_device */
-  const tflaccel_host_services *host;
+  HOST_DEVICE_FIELDS; /* first: plugins/cpu_common/host_buffer.h */
   int32_t thread_override; /* the `threads` option, 0 when unset */
   int32_t fp16_supported;  /* the library and CPU run fp16 inference */
   xnnp_pool_slot pools[XNNP_MAX_POOLS];
   uint32_t pool_count;
 } xnnp_device;
 
-/* Host memory. XNNPACK may read up to XNN_EXTRA_BYTES past the end of an
- * input, so buffers made here carry that slack; imported memory may not, and
- * execute() stages such inputs. */
-typedef struct xnnp_buffer {
-  unsigned char *data;
-  uint64_t size;  /* what the caller asked for */
-  uint64_t slack; /* readable bytes after data + size */
-  int owned;      /* 0 for imported host pointers */
-} xnnp_buffer;
-
-tflaccel_status xnnp_buffer_create(tflaccel_device *device, uint64_t size,
-                                   tflaccel_buffer **buffer);
-void xnnp_buffer_destroy(tflaccel_device *device, tflaccel_buffer *buffer);
-tflaccel_status xnnp_buffer_write(tflaccel_device *device, tflaccel_buffer *buffer,
-                                  uint64_t offset, const void *source, uint64_t size);
-tflaccel_status xnnp_buffer_read(tflaccel_device *device, tflaccel_buffer *buffer,
-                                 uint64_t offset, void *destination, uint64_t size);
-void *xnnp_buffer_map(tflaccel_device *device, tflaccel_buffer *buffer);
-tflaccel_status xnnp_buffer_import(tflaccel_device *device, int32_t type, void *handle,
-                                   uint64_t size, tflaccel_buffer **buffer);
-tflaccel_status xnnp_buffer_copy(tflaccel_device *device, tflaccel_buffer *destination,
-                                 uint64_t destination_offset, tflaccel_buffer *source,
-                                 uint64_t source_offset, uint64_t size);
+/* Host memory (plugins/cpu_common/host_buffer.h). XNNPACK may read up to
+ * XNN_EXTRA_BYTES past the end of an input, so buffers made here carry that
+ * slack (the device's buffer_slack); imported memory may not, and execute()
+ * stages such inputs. */
+typedef host_buffer xnnp_buffer;
 
 /* Thread pools (thread_pools.c). NULL with status NULL means "run on the
  * calling thread" (one thread). */
