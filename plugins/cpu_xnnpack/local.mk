@@ -6,6 +6,7 @@ plugins_libcpu_xnnpack_la_SOURCES = \
 	plugins/cpu_xnnpack/plugin.c \
 	plugins/cpu_xnnpack/xnn_device.h \
 	plugins/cpu_common/host_buffer.c \
+	plugins/cpu_common/host_cpu.c \
 	plugins/cpu_xnnpack/thread_pools.c \
 	plugins/cpu_xnnpack/op_support.c \
 	plugins/cpu_xnnpack/executable.c \

@@ -12,6 +12,7 @@
 
 #include <xnnpack.h>
 
+#include "plugins/cpu_common/host_cpu.h"
 #include "plugins/cpu_xnnpack/xnn_device.h"
 
 typedef struct xnnp_plugin_state {
@@ -20,22 +21,6 @@ typedef struct xnnp_plugin_state {
   int32_t thread_override;   /* [plugin.cpu_xnnpack] threads, 0 when unset */
   int32_t fp16_supported;
 } xnnp_plugin_state;
-
-/* The optional `threads` option, as cpu_ref's: replaces the thread count
- * compiled models ask for. */
-static tflaccel_status read_thread_option(const tflaccel_host_services *host, int32_t *threads) {
-  *threads = 0;
-  const char *value = host->config_get != NULL ? host->config_get(host->context, "threads") : NULL;
-  if (value == NULL) return NULL;
-  char *end = NULL;
-  long parsed = strtol(value, &end, 10);
-  if (end == value || *end != '\0' || parsed < 1 || parsed > 256)
-    return host->status_make(TFLACCEL_INVALID_CONFIG,
-                             "cpu_xnnpack: option threads = '%s' is not an integer from 1 to 256",
-                             value);
-  *threads = (int32_t)parsed;
-  return NULL;
-}
 
 /* Whether this library on this CPU runs fp16 inference: XNNPACK refuses a
  * forced-fp16 runtime when it cannot. */
@@ -61,41 +46,14 @@ static int probe_fp16(void) {
   return supported;
 }
 
-/* The CPU's model name from /proc/cpuinfo, or "CPU". */
-static void cpu_model_name(char *name, size_t size) {
-  snprintf(name, size, "CPU");
-  FILE *file = fopen("/proc/cpuinfo", "r");
-  if (file == NULL) return;
-  char line[512];
-  while (fgets(line, sizeof line, file) != NULL) {
-    if (strncmp(line, "model name", 10) != 0) continue;
-    const char *colon = strchr(line, ':');
-    if (colon == NULL) continue;
-    colon++;
-    while (*colon == ' ' || *colon == '\t') colon++;
-    size_t length = strcspn(colon, "\n");
-    if (length == 0) continue;
-    snprintf(name, size, "%.*s", (int)length, colon);
-    break;
-  }
-  fclose(file);
-}
-
 static void describe_device(xnnp_plugin_state *state) {
   tflaccel_device_info *info = &state->info;
-  memset(info, 0, sizeof *info);
-  info->struct_size = sizeof *info;
-  cpu_model_name(info->name, sizeof info->name);
+  host_cpu_describe(info);
   snprintf(info->vendor, sizeof info->vendor, "XNNPACK");
   snprintf(info->driver_version, sizeof info->driver_version, "libXNNPACK (distribution)");
   snprintf(info->api_version, sizeof info->api_version, "XNNPACK subgraph API");
-  info->type = TFLACCEL_DEVICE_CPU;
-  info->caps = TFLACCEL_DEVICE_CAP_HOST_MEMORY | TFLACCEL_DEVICE_CAP_IMPORT;
   if (state->fp16_supported)
     info->caps |= TFLACCEL_DEVICE_CAP_FP16_STORAGE | TFLACCEL_DEVICE_CAP_FP16_ARITHMETIC;
-  long pages = sysconf(_SC_PHYS_PAGES);
-  long page_size = sysconf(_SC_PAGESIZE);
-  info->memory_bytes = pages > 0 && page_size > 0 ? (uint64_t)pages * (uint64_t)page_size : 0;
 }
 
 static void device_destroy(tflaccel_device *handle) {
@@ -140,7 +98,7 @@ static tflaccel_status plugin_init(const tflaccel_host_services *host, void **st
   xnnp_plugin_state *state = host->alloc(host->context, sizeof *state, 0);
   if (state == NULL) return host->status_make(TFLACCEL_OUT_OF_MEMORY, "cpu_xnnpack: no memory");
   state->host = host;
-  tflaccel_status status = read_thread_option(host, &state->thread_override);
+  tflaccel_status status = host_cpu_threads_option(host, "cpu_xnnpack", &state->thread_override);
   if (status != NULL) {
     host->free(host->context, state);
     return status;
@@ -165,15 +123,7 @@ static uint32_t plugin_device_count(void *state) {
 static tflaccel_status plugin_device_info(void *state_pointer, uint32_t index,
                                           tflaccel_device_info *info) {
   xnnp_plugin_state *state = state_pointer;
-  if (index != 0)
-    return state->host->status_make(TFLACCEL_INVALID_ARGUMENT,
-                                    "cpu_xnnpack has one device; there is no device %u", index);
-  /* Copy no more than the caller's struct holds (it may be an older minor). */
-  uint32_t size = info->struct_size;
-  if (size == 0 || size > sizeof *info) size = sizeof *info;
-  memcpy(info, &state->info, size);
-  info->struct_size = size;
-  return NULL;
+  return host_cpu_device_info(state->host, "cpu_xnnpack", &state->info, index, info);
 }
 
 static tflaccel_status plugin_device_create(void *state_pointer, uint32_t index,
