@@ -150,7 +150,7 @@ run bench "$MODEL" $FAST --delegate_serialize_token=hand
 expect_usage_error '--delegate_serialize_token needs --delegate_serialize_dir'
 run bench "$MODEL" $FAST --delegate_serialize_dir="$scratch/no_such_dir"
 expect_exit 1
-expect_stderr "cache directory '$scratch/no_such_dir' is not a writable directory"
+expect_stderr "cache_dir '$scratch/no_such_dir' is not a writable directory"
 
 # --- XNNPACK: the cpu_xnnpack plugin, or one line naming it.
 run bench "$MODEL" --use_xnnpack=true --num_runs=1 --min_secs=0 --warmup_min_secs=0
