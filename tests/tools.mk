@@ -51,6 +51,11 @@ tests_tools_make_eval_fixture_CFLAGS = $(TEST_C_FLAGS) $(PNG_CFLAGS) $(JPEG_CFLA
 tests_tools_make_eval_fixture_LDADD = tests/libmodel_test_support.la libtflaccel_core.la \
 	$(PNG_LIBS) $(JPEG_LIBS)
 
+# bench --enable_op_profiling lists a GPU partition's kernels with their
+# GPU times (on every GPU plugin available; skipped without one).
+TESTS += tests/tools/bench_kernel_profile.sh
+dist_check_SCRIPTS += tests/tools/bench_kernel_profile.sh
+
 # The manual pages render without warnings and document every command and flag.
 TESTS += tests/tools/man_pages.sh
 dist_check_SCRIPTS += tests/tools/man_pages.sh

@@ -335,6 +335,20 @@ tflaccel_status config_set_global(tflaccel_config *config, const char *key, cons
   return state.error;
 }
 
+tflaccel_status config_set_plugin_option(tflaccel_config *config, const char *key,
+                                         const char *value, const char *origin) {
+  if (config == NULL || key == NULL || value == NULL)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "config: NULL argument");
+  parse_state state = {config, origin, "", 0, NULL};
+  /* The names are copied first: handle_plugin may grow config->plugins. */
+  for (uint32_t i = 0; i < config->plugin_count && state.error == NULL; ++i) {
+    char name[64];
+    snprintf(name, sizeof name, "%s", config->plugins[i].name);
+    handle_plugin(&state, name, key, value);
+  }
+  return state.error;
+}
+
 tflaccel_status config_load_file(const char *path, tflaccel_config **config_out) {
   if (path == NULL || config_out == NULL)
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "config: NULL argument");

@@ -60,6 +60,11 @@ void config_destroy(tflaccel_config *config);
 tflaccel_status config_set_global(tflaccel_config *config, const char *key, const char *value,
                                   const char *origin);
 
+/* Sets option key = value of every configured plugin, as a line in each
+ * [plugin.NAME] section would (an API option overriding the file). */
+tflaccel_status config_set_plugin_option(tflaccel_config *config, const char *key,
+                                         const char *value, const char *origin);
+
 /* Finds the file to read: $TFLACCEL_CONFIG (must exist), then
  * $XDG_CONFIG_HOME or ~/.config/tflaccel/tflaccel.ini, then
  * system_dir/tflaccel.ini. *path is NULL when none exists (not an error);

@@ -59,7 +59,8 @@ _Static_assert(offsetof(tflaccel_device_vtable, buffer_map) == 80, "tflaccel_dev
 _Static_assert(offsetof(tflaccel_device_vtable, buffer_import) == 88, "tflaccel_device_vtable.buffer_import moved");
 _Static_assert(offsetof(tflaccel_device_vtable, synchronize) == 120, "tflaccel_device_vtable.synchronize moved");
 _Static_assert(offsetof(tflaccel_device_vtable, reset_state) == 128, "tflaccel_device_vtable.reset_state moved");
-_Static_assert(sizeof(tflaccel_device_vtable) == 136, "tflaccel_device_vtable changed size: append only, and bump TFLACCEL_ABI_MINOR");
+_Static_assert(offsetof(tflaccel_device_vtable, executable_profile) == 136, "tflaccel_device_vtable.executable_profile moved");
+_Static_assert(sizeof(tflaccel_device_vtable) == 144, "tflaccel_device_vtable changed size: append only, and bump TFLACCEL_ABI_MINOR");
 _Static_assert(offsetof(tflaccel_accelerator_plugin, abi_version) == 4, "tflaccel_accelerator_plugin.abi_version moved");
 _Static_assert(offsetof(tflaccel_accelerator_plugin, name) == 8, "tflaccel_accelerator_plugin.name moved");
 _Static_assert(offsetof(tflaccel_accelerator_plugin, init) == 32, "tflaccel_accelerator_plugin.init moved");
@@ -67,6 +68,7 @@ _Static_assert(offsetof(tflaccel_accelerator_plugin, device_create) == 64, "tfla
 _Static_assert(sizeof(tflaccel_accelerator_plugin) == 72, "tflaccel_accelerator_plugin changed size: append only, and bump TFLACCEL_ABI_MINOR");
 _Static_assert(offsetof(tflaccel_quantization, scales) == 8, "tflaccel_quantization.scales moved");
 _Static_assert(offsetof(tflaccel_quantization, quantized_dimension) == 24, "tflaccel_quantization.quantized_dimension moved");
+_Static_assert(sizeof(tflaccel_kernel_time) == 40, "tflaccel_kernel_time changed size: append only, and bump TFLACCEL_ABI_MINOR");
 _Static_assert(sizeof(tflaccel_quantization) == 32, "tflaccel_quantization changed size: append only, and bump TFLACCEL_ABI_MINOR");
 #endif
 

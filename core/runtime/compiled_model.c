@@ -495,6 +495,7 @@ void tflaccel_compiled_model_destroy(tflaccel_compiled_model *compiled) {
       free(runtime->device_buffers);
       free(runtime->stays_on_device);
       free(runtime->bindings);
+      free(runtime->kernel_times);
     }
   }
   free(compiled->runtimes);

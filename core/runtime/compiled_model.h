@@ -25,6 +25,9 @@ typedef struct partition_runtime {
    * on this device (bound to the producing partition's buffer, so nothing
    * is uploaded), or an output nobody reads from the host (not read back). */
   uint8_t *stays_on_device;
+  /* The latest read of its kernel times (run_profile.c), malloc'ed. */
+  tflaccel_kernel_profile *kernel_times;
+  uint32_t kernel_count;
 } partition_runtime;
 
 struct tflaccel_compiled_model {

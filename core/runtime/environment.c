@@ -73,6 +73,10 @@ tflaccel_status tflaccel_environment_create(const tflaccel_environment_options *
       options->cache_dir != NULL)
     status = config_set_global(environment->config, "cache_dir", options->cache_dir,
                                "cache_dir option");
+  if (status == NULL && TFLACCEL_HAS_FIELD(tflaccel_environment_options, options, profile_kernels) &&
+      options->profile_kernels)
+    status = config_set_plugin_option(environment->config, "profile", "1",
+                                      "profile_kernels option");
   if (status == NULL)
     status = registry_create(environment->config, log_level, &environment->registry);
 

@@ -54,7 +54,7 @@ extern "C" {
 #endif
 
 #define TFLACCEL_ABI_MAJOR 1
-#define TFLACCEL_ABI_MINOR 0
+#define TFLACCEL_ABI_MINOR 1
 #define TFLACCEL_ABI_VERSION (((uint32_t)TFLACCEL_ABI_MAJOR << 16) | TFLACCEL_ABI_MINOR)
 #define TFLACCEL_ABI_VERSION_MAJOR(v) ((uint32_t)(v) >> 16)
 #define TFLACCEL_ABI_VERSION_MINOR(v) ((uint32_t)(v)&0xFFFFu)
@@ -240,6 +240,23 @@ typedef struct tflaccel_binding {
   uint64_t size;
 } tflaccel_binding;
 
+/* One kernel launch of an executable and the device time it took, as
+ * executable_profile reports it. */
+#define TFLACCEL_NO_OP UINT32_MAX /* a launch no op asked for (a layout conversion) */
+
+typedef struct tflaccel_kernel_time {
+  uint32_t struct_size;
+  const char *kernel; /* the kernel's name; lives as long as the executable */
+  uint32_t first_op;  /* graph op index of the op it computes, or TFLACCEL_NO_OP */
+  uint32_t op_count;  /* ops of the partition it computes from first_op on (fused
+                         ops that launch nothing of their own count), 0 with NO_OP */
+  uint64_t runs;      /* timed runs of the executable since it was compiled */
+  uint64_t total_ns;  /* device time of this launch summed over those runs */
+} tflaccel_kernel_time;
+
+/* Receives one launch; time is borrowed for the call. */
+typedef void (*tflaccel_kernel_time_fn)(void *context, const tflaccel_kernel_time *time);
+
 /* The operations of one device. Members marked optional may be NULL. */
 typedef struct tflaccel_device_vtable {
   uint32_t struct_size;
@@ -297,6 +314,16 @@ typedef struct tflaccel_device_vtable {
   /* Optional: restores variable (state) tensors of the executable to their
    * initial values. Required when the plugin accepts ops with variables. */
   tflaccel_status (*reset_state)(tflaccel_device *device, tflaccel_executable *executable);
+
+  /* Optional (appended in ABI 1.1): calls report once per kernel launch of
+   * the executable, in launch order, with the device times of its runs
+   * since compile (counters only grow: a caller wanting an interval
+   * subtracts two readings). A device times kernels when its plugin option
+   * `profile` is 1, the switch every plugin that can time kernels reads
+   * (the core sets it for tflaccel_environment_options.profile_kernels);
+   * otherwise it reports nothing and returns NULL. */
+  tflaccel_status (*executable_profile)(tflaccel_device *device, tflaccel_executable *executable,
+                                        tflaccel_kernel_time_fn report, void *context);
 } tflaccel_device_vtable;
 
 /* A plugin's device struct starts with this. */

@@ -56,6 +56,11 @@ typedef struct tflaccel_environment_options {
   /* Overrides the config's cache_dir (an existing, writable directory where
    * plugins keep compiled programs); NULL keeps the config's. */
   const char *cache_dir;
+  /* 1: accelerators that can time their kernels do (every plugin's option
+   * profile = 1, whatever the config says), so that
+   * tflaccel_compiled_model_read_kernel_profile has figures; runs may get
+   * slower. 0 (default): the config's. */
+  int32_t profile_kernels;
 } tflaccel_environment_options;
 
 /* Reads the configuration and loads every configured plugin. A plugin that
@@ -310,6 +315,31 @@ tflaccel_status tflaccel_compiled_model_set_profiling(tflaccel_compiled_model *c
  * when profiling is off or no profiled run has completed. */
 tflaccel_status tflaccel_compiled_model_partition_run_us(
     const tflaccel_compiled_model *compiled_model, uint32_t index, double *microseconds);
+
+/* One kernel launch of a partition on its accelerator (LiteRT GPU's
+ * per-kernel profile): its GPU time summed over the partition's runs since
+ * it was compiled. */
+typedef struct tflaccel_kernel_profile {
+  uint32_t struct_size;
+  const char *kernel;  /* the accelerator's kernel name */
+  uint32_t first_op;   /* prepared-graph op it computes; UINT32_MAX: none (a
+                          layout conversion) */
+  uint32_t op_count;   /* ops from first_op on it computes (fused ops included) */
+  uint64_t runs;       /* runs timed */
+  uint64_t total_ns;   /* device time over those runs */
+} tflaccel_kernel_profile;
+
+/* Reads the kernel times of partition `index` from its accelerator and
+ * keeps them until the next read of that partition: *count launches, 0 when
+ * the accelerator does not time kernels (a CPU plugin, or an environment
+ * without profile_kernels). Works with or without set_profiling. */
+tflaccel_status tflaccel_compiled_model_read_kernel_profile(tflaccel_compiled_model *compiled_model,
+                                                            uint32_t index, uint32_t *count);
+/* Launch `kernel` of the latest read of partition `index`. Names live as
+ * long as the compiled model. */
+tflaccel_status tflaccel_compiled_model_kernel_profile(
+    const tflaccel_compiled_model *compiled_model, uint32_t index, uint32_t kernel,
+    tflaccel_kernel_profile *info);
 
 /* ---- The prepared graph ------------------------------------------------ */
 

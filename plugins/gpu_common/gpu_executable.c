@@ -32,6 +32,12 @@ uint32_t gpu_executable_dispatch_count(const gpu_executable *executable) {
   return executable->program.dispatch_count;
 }
 
+void gpu_executable_profile(const gpu_executable *executable, tflaccel_kernel_time_fn report,
+                            void *context) {
+  if (executable->profile != NULL)
+    gpu_profile_report(executable->profile, &executable->program, report, context);
+}
+
 void gpu_executable_destroy(gpu_executable *executable) {
   if (executable == NULL) return;
   const gpu_backend *backend = executable->backend;

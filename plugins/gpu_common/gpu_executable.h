@@ -22,6 +22,11 @@ void gpu_executable_destroy(gpu_executable *executable);
 tflaccel_status gpu_executable_run(gpu_executable *executable, const tflaccel_binding *bindings,
                                    uint32_t binding_count);
 
+/* Reports every dispatch with its GPU time over the runs so far; nothing
+ * unless the backend times dispatches (plugin option profile = 1). */
+void gpu_executable_profile(const gpu_executable *executable, tflaccel_kernel_time_fn report,
+                            void *context);
+
 /* Dispatches one run queues (for benchmarks and tests). */
 uint32_t gpu_executable_dispatch_count(const gpu_executable *executable);
 

@@ -253,6 +253,18 @@ static void lowering_release(gpu_lowering *lw) {
   if (lw->fixups != NULL) host->free(host->context, lw->fixups);
 }
 
+/* Names the op behind dispatches [from, count) for kernel profiles; an op
+ * that added none is computed by the latest one (fused). */
+static void attribute_dispatches(gpu_program *program, uint32_t from, uint32_t op,
+                                 uint32_t *last) {
+  for (uint32_t d = from; d < program->dispatch_count; ++d) {
+    program->dispatches[d].first_op = op;
+    program->dispatches[d].op_count = 1;
+    *last = d;
+  }
+  if (from == program->dispatch_count && *last != UINT32_MAX) program->dispatches[*last].op_count++;
+}
+
 tflaccel_status gpu_lower_partition(const gpu_backend *backend, const tflaccel_graph_view *graph,
                                     const tflaccel_partition_desc *partition,
                                     const tflaccel_compile_options *options, gpu_program *program) {
@@ -285,8 +297,12 @@ tflaccel_status gpu_lower_partition(const gpu_backend *backend, const tflaccel_g
     lw.pad_source[lw.tensors[lower_op(&lw, p)->outputs[0]].consumer] = (int32_t)p;
   }
   if (status == NULL) status = convert_inputs(&lw);
-  for (uint32_t p = 0; status == NULL && p < partition->op_count; ++p)
+  uint32_t last = UINT32_MAX; /* the latest dispatch an op added */
+  for (uint32_t p = 0; status == NULL && p < partition->op_count; ++p) {
+    uint32_t before = program->dispatch_count;
     if (!lw.absorbed[p]) status = lower_one(&lw, p);
+    attribute_dispatches(program, before, partition->ops[p], &last);
+  }
   if (status == NULL) status = convert_outputs(&lw);
   if (status == NULL) status = plan_arena(&lw);
   lowering_release(&lw);

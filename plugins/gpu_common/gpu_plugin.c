@@ -134,6 +134,18 @@ static tflaccel_status execute(tflaccel_device *device, tflaccel_executable *exe
   return device_run(self, run_execute, &job);
 }
 
+/* Host bookkeeping only (no API call): answered on the calling thread. */
+static tflaccel_status executable_profile(tflaccel_device *device, tflaccel_executable *executable,
+                                          tflaccel_kernel_time_fn report, void *context) {
+  gpu_plugin_device *self = plugin_device(device);
+  if (executable == NULL || report == NULL)
+    return self->host->status_make(TFLACCEL_INVALID_ARGUMENT,
+                                   "%s: executable_profile without an executable or a callback",
+                                   self->backend.plugin_name);
+  gpu_executable_profile((const gpu_executable *)executable, report, context);
+  return NULL;
+}
+
 /* ---- buffers ---- */
 
 typedef struct buffer_job {
@@ -228,6 +240,7 @@ static const tflaccel_device_vtable device_vtable = {
     .buffer_destroy = buffer_destroy,
     .buffer_write = buffer_write,
     .buffer_read = buffer_read,
+    .executable_profile = executable_profile,
 };
 
 /* ---- the plugin ---- */

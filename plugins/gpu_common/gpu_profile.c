@@ -157,6 +157,23 @@ void gpu_profile_log(gpu_profile *profile, const gpu_backend *backend, const gpu
             total_us, wall_us, profile->wall_min_us, share_percent(total_us, wall_us));
 }
 
+void gpu_profile_report(const gpu_profile *profile, const gpu_program *program,
+                        tflaccel_kernel_time_fn report, void *context) {
+  for (uint32_t i = 0; i < profile->dispatch_count; ++i) {
+    const gpu_dispatch *dispatch = &program->dispatches[i];
+    double total_ns = profile->sum_us[i] * 1e3;
+    tflaccel_kernel_time time = {
+        .struct_size = sizeof time,
+        .kernel = gpu_kernel_name(dispatch->kernel),
+        .first_op = dispatch->first_op,
+        .op_count = dispatch->first_op == TFLACCEL_NO_OP ? 0 : dispatch->op_count,
+        .runs = profile->runs,
+        .total_ns = total_ns > 0.0 ? (uint64_t)(total_ns + 0.5) : 0,
+    };
+    report(context, &time);
+  }
+}
+
 void gpu_profile_copy_times(const double *times_us, uint32_t time_count, double *microseconds,
                             uint32_t capacity, uint32_t *count) {
   uint32_t copied = time_count < capacity ? time_count : capacity;

@@ -30,6 +30,11 @@ tflaccel_status gpu_profile_add_run(gpu_profile *profile, const gpu_backend *bac
 void gpu_profile_log(gpu_profile *profile, const gpu_backend *backend, const gpu_program *program,
                      uint32_t op_count);
 
+/* Reports each dispatch of the program with its runs and GPU time so far
+ * (tflaccel_device_vtable.executable_profile). */
+void gpu_profile_report(const gpu_profile *profile, const gpu_program *program,
+                        tflaccel_kernel_time_fn report, void *context);
+
 /* A backend's profile_read over the times it kept of the last run:
  * copies at most capacity of the time_count times; *count = time_count. */
 void gpu_profile_copy_times(const double *times_us, uint32_t time_count, double *microseconds,

@@ -58,6 +58,7 @@ tflaccel_status gpu_program_add_dispatch(const tflaccel_host_services *host, gpu
   memset(dispatch, 0, sizeof *dispatch);
   dispatch->kernel = kernel;
   dispatch->params = at * GPU_PARAMS_PER_DISPATCH;
+  dispatch->first_op = TFLACCEL_NO_OP;
   for (int i = 0; i < 3; ++i) dispatch->global[i] = dispatch->local[i] = 1;
   *index = at;
   return NULL;

@@ -41,6 +41,11 @@ typedef struct gpu_dispatch {
   uint32_t params; /* index of its first int in gpu_program.params */
   uint32_t global[3];
   uint32_t local[3]; /* preferred; the backend fits it to the device */
+  /* For kernel profiles: the graph op whose lowering added it
+   * (TFLACCEL_NO_OP: a layout conversion) and the partition's ops it
+   * computes from there (ops that add no dispatch count with the one
+   * before them). */
+  uint32_t first_op, op_count;
 } gpu_dispatch;
 
 typedef struct gpu_program {

@@ -121,6 +121,7 @@ int cli_compile(const char *command, const cli_compile_flags *flags, const tflac
       .config_path = flags->config_path,
       .accelerators = flags->accelerators,
       .cache_dir = flags->cache_dir,
+      .profile_kernels = flags->profile_kernels,
   };
   tflaccel_status status = tflaccel_environment_create(&environment_options, environment);
   if (status == NULL) {

@@ -103,8 +103,9 @@ static void print_help(void) {
          "  --run_delay S                sleep S seconds between runs (default -1: none)\n"
          "  --run_frequency F            start F runs a second, overriding --run_delay\n"
          "  --enable_op_profiling        after the timings, TFLite's per-node tables: each cpu_ref op\n"
-         "                               and each accelerator partition (its ops beneath it) is a\n"
-         "                               node (GPU kernel times: plugin option profile = 1 logs them)\n"
+         "                               and each accelerator partition is a node; beneath a\n"
+         "                               partition its ops, and a GPU plugin's kernels with their\n"
+         "                               GPU times (the plugins' timers are switched on)\n"
          "  --op_profiling_output_mode stdout|csv  how the tables are printed\n"
          "  --profiling_output_csv_file FILE  write the tables to FILE as CSV\n"
          "  --print_preinvoke_state      list tensors, sizes and where they live before the runs\n"
@@ -358,6 +359,8 @@ static int resolve_tflite_flags(bench_options *options) {
   if (!resolve_cache_dir(options)) return 0;
   /* Each cpu_ref op its own partition, so that the profile times each op. */
   if (options->enable_op_profiling) options->compile.split_fallback_ops = 1;
+  /* And accelerators time their kernels, listed beneath their partition. */
+  if (options->enable_op_profiling) options->compile.profile_kernels = 1;
   if (options->gpu_backend != NULL) {
     if (options->use_gpu == 0) {
       fprintf(stderr, COMMAND ": --gpu_backend=%s needs the GPU, but --use_gpu=false\n",
@@ -854,7 +857,11 @@ int tflaccel_cmd_bench(int argc, char **argv) {
     results.memory_known = 0;
     tflaccel_status_free(status);
   }
-  if (timed.profile != NULL && (status = report_profile(&options, &profile)) != NULL) {
+  if (timed.profile != NULL && !options.dry_run)
+    status = op_profile_read_kernels(&profile, compiled);
+  if (status == NULL && timed.profile != NULL)
+    status = report_profile(&options, &profile);
+  if (status != NULL) {
     report_status(status);
     goto cleanup;
   }

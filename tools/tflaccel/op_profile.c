@@ -24,6 +24,7 @@ void op_profile_free(op_profile *profile) {
   for (uint32_t i = 0; profile->nodes != NULL && i < profile->node_count; ++i) {
     free(profile->nodes[i].type);
     free(profile->nodes[i].name);
+    free(profile->nodes[i].kernels);
     run_stats_free(&profile->nodes[i].us);
   }
   free(profile->nodes);
@@ -39,6 +40,47 @@ void op_profile_free(op_profile *profile) {
 static tflaccel_status out_of_memory(op_profile *profile) {
   op_profile_free(profile);
   return tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "op profile: out of memory");
+}
+
+/* Reads partition p's kernel counters: into node->kernels when baseline,
+ * else the interval since. A partition whose launches changed in between
+ * (none should) keeps its whole counters. */
+static tflaccel_status read_kernels(tflaccel_compiled_model *compiled, uint32_t p,
+                                    profile_node *node, int baseline) {
+  uint32_t count = 0;
+  tflaccel_status status = tflaccel_compiled_model_read_kernel_profile(compiled, p, &count);
+  if (status != NULL) return status;
+  if (baseline) {
+    free(node->kernels);
+    node->kernels = count ? calloc(count, sizeof *node->kernels) : NULL;
+    if (count && node->kernels == NULL)
+      return tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "op profile: out of memory");
+    node->kernel_count = count;
+  }
+  int same = count == node->kernel_count;
+  for (uint32_t k = 0; k < count && k < node->kernel_count; ++k) {
+    tflaccel_kernel_profile info = {.struct_size = sizeof info};
+    if ((status = tflaccel_compiled_model_kernel_profile(compiled, p, k, &info)) != NULL)
+      return status;
+    profile_kernel *kernel = &node->kernels[k];
+    int matches = same && (baseline || (kernel->first_op == info.first_op &&
+                                        info.runs >= kernel->runs &&
+                                        info.total_ns >= kernel->total_ns));
+    kernel->kernel = info.kernel;
+    kernel->first_op = info.first_op;
+    kernel->op_count = info.op_count;
+    kernel->runs = baseline || !matches ? info.runs : info.runs - kernel->runs;
+    kernel->total_ns = baseline || !matches ? info.total_ns : info.total_ns - kernel->total_ns;
+  }
+  return NULL;
+}
+
+tflaccel_status op_profile_read_kernels(op_profile *profile, tflaccel_compiled_model *compiled) {
+  for (uint32_t p = 0; p < profile->node_count; ++p) {
+    tflaccel_status status = read_kernels(compiled, p, &profile->nodes[p], 0);
+    if (status != NULL) return status;
+  }
+  return NULL;
 }
 
 tflaccel_status op_profile_create(tflaccel_compiled_model *compiled, op_profile *profile) {
@@ -97,6 +139,10 @@ tflaccel_status op_profile_create(tflaccel_compiled_model *compiled, op_profile 
       node->name = format_text("[%s partition %u: %u ops]", info.accelerator, p, info.op_count);
     }
     if (node->type == NULL || node->name == NULL) return out_of_memory(profile);
+    if ((status = read_kernels(compiled, p, node, 1)) != NULL) {
+      op_profile_free(profile);
+      return status;
+    }
   }
   profile->partition_ops_start[partitions] = listed;
   return NULL;
@@ -155,15 +201,52 @@ static void print_node_row(FILE *out, const profile_node *node, double cumulativ
   fprintf(out, "\t%s\n", node->name);
 }
 
-/* The ops of partition p beneath its row (not timed one by one). */
+/* The ops of partition p beneath its row (not timed one by one), unless
+ * its kernels are listed (they name their ops). */
 static void print_partition_ops(FILE *out, const op_profile *profile, uint32_t p, int csv) {
-  if (profile->nodes[p].op_count <= 1) return;
+  if (profile->nodes[p].op_count <= 1 || profile->nodes[p].kernel_count > 0) return;
   for (uint32_t i = profile->partition_ops_start[p]; i < profile->partition_ops_start[p + 1]; ++i) {
     uint32_t op = profile->partition_ops[i];
     if (csv)
       fprintf(out, "  op %u, %s\n", op, profile->op_lines[op]);
     else
       fprintf(out, "\t%24s\top %u: %s\n", "", op, profile->op_lines[op]);
+  }
+}
+
+/* Partition p's kernel launches beneath it: per run, the GPU time and its
+ * share of the launches' total, and the ops each computes. */
+static void print_partition_kernels(FILE *out, const op_profile *profile, uint32_t p, int csv) {
+  const profile_node *node = &profile->nodes[p];
+  double total_ns = 0.0;
+  for (uint32_t k = 0; k < node->kernel_count; ++k) total_ns += (double)node->kernels[k].total_ns;
+  for (uint32_t k = 0; k < node->kernel_count; ++k) {
+    const profile_kernel *kernel = &node->kernels[k];
+    double avg_ms = kernel->runs ? (double)kernel->total_ns / (double)kernel->runs / 1e6 : 0.0;
+    double percent = total_ns > 0 ? (double)kernel->total_ns * 100.0 / total_ns : 0.0;
+    int has_op = kernel->first_op < profile->op_count;
+    if (csv) {
+      fprintf(out, "  kernel, %s, %g, %g%%, %llu runs, ", kernel->kernel, avg_ms, percent,
+              (unsigned long long)kernel->runs);
+      if (has_op)
+        fprintf(out, "op %u, %u ops, %s\n", kernel->first_op, kernel->op_count,
+                profile->op_lines[kernel->first_op]);
+      else
+        fputs("no op, 0 ops, layout conversion\n", out);
+      continue;
+    }
+    fprintf(out, "\t%24s\tkernel %u: %s", "", k, kernel->kernel);
+    if (kernel->runs)
+      fprintf(out, ": %.3f ms GPU, %.3f%%", avg_ms, percent);
+    else
+      fputs(": not timed", out);
+    if (has_op && kernel->op_count > 1)
+      fprintf(out, " (op %u + %u fused: %s)\n", kernel->first_op, kernel->op_count - 1,
+              profile->op_lines[kernel->first_op]);
+    else if (has_op)
+      fprintf(out, " (op %u: %s)\n", kernel->first_op, profile->op_lines[kernel->first_op]);
+    else
+      fputs(" (layout conversion)\n", out);
   }
 }
 
@@ -178,6 +261,7 @@ void op_profile_print(FILE *out, op_profile *profile, int csv) {
     cumulative += profile->nodes[p].us.sum;
     print_node_row(out, &profile->nodes[p], cumulative, total_us, csv);
     print_partition_ops(out, profile, p, csv);
+    print_partition_kernels(out, profile, p, csv);
   }
   fputc('\n', out);
 

@@ -3,7 +3,9 @@
  * the report is TFLite's operator-wise profiling tables (run order, top by
  * time, summary by node type, the short summary), on the terminal or as CSV.
  * A partition is one node, as a delegate's kernel is one node in TFLite;
- * its ops are listed beneath it in the run-order table. bench compiles with
+ * its ops are listed beneath it in the run-order table, then its kernels
+ * with their GPU times when the plugin times them (bench creates the
+ * environment with profile_kernels). bench compiles with
  * split_fallback_ops, so every cpu_ref op is a node of its own, named and
  * typed like TFLite's ("CONV_2D", "[conv2d]:0"). */
 #ifndef TFLACCEL_TOOLS_OP_PROFILE_H
@@ -14,11 +16,22 @@
 #include "tflaccel/tflaccel.h"
 #include "tools/tflaccel/stats.h"
 
+/* One kernel launch of an accelerator partition (its plugin's timers,
+ * tflaccel_compiled_model_read_kernel_profile): the counters at the start
+ * of the profile, then the interval. */
+typedef struct profile_kernel {
+  const char *kernel;      /* the accelerator's kernel name */
+  uint32_t first_op, op_count;
+  uint64_t runs, total_ns; /* start: the reading; after op_profile_read_kernels: the interval */
+} profile_kernel;
+
 typedef struct profile_node {
   char *type;        /* the op's name for a one-op partition, else the accelerator */
   char *name;        /* "[cpu_ref partition 0: 63 ops]" or "[output tensor name]" */
   uint32_t first_op, op_count;
   run_stats us;      /* per run */
+  profile_kernel *kernels; /* its launches, when its accelerator times them */
+  uint32_t kernel_count;
 } profile_node;
 
 typedef struct op_profile {
@@ -37,6 +50,8 @@ tflaccel_status op_profile_create(tflaccel_compiled_model *compiled, op_profile 
 void op_profile_free(op_profile *profile);
 /* After each profiled run. */
 tflaccel_status op_profile_add_run(op_profile *profile, const tflaccel_compiled_model *compiled);
+/* After the last profiled run: the kernel times since op_profile_create. */
+tflaccel_status op_profile_read_kernels(op_profile *profile, tflaccel_compiled_model *compiled);
 /* The tables; csv: TFLite's CSV form (format_as_csv). */
 void op_profile_print(FILE *out, op_profile *profile, int csv);
 
