@@ -6,9 +6,12 @@ bin_PROGRAMS += tflaccel
 tflaccel_SOURCES = tools/tflaccel/main.c
 tflaccel_LDADD = tools/libtflaccel_cli.la libtflaccel.la
 
-# core/util/regular_file.c: the one rule for which files are read, shared
-# with the core (it uses only the public status API).
+# core/util/regular_file.c: the one rule for which files are read, and
+# core/tflite/flatbuffer.c: the one flatbuffer reader (for TFLite Metadata),
+# shared with the core (they use only the public status API).
 tools_libtflaccel_cli_la_SOURCES = \
+	core/tflite/flatbuffer.c \
+	core/tflite/flatbuffer.h \
 	core/util/regular_file.c \
 	core/util/regular_file.h \
 	tools/tflaccel/commands.h \
@@ -61,6 +64,8 @@ tools_libtflaccel_cli_la_SOURCES = \
 	tools/tflaccel/image_preprocess.c \
 	tools/tflaccel/image_preprocess.h \
 	tools/tflaccel/make_directory.c \
+	tools/tflaccel/model_metadata.c \
+	tools/tflaccel/model_metadata.h \
 	tools/tflaccel/make_directory.h \
 	tools/tflaccel/text_lines.c \
 	tools/tflaccel/text_lines.h

@@ -134,6 +134,22 @@ const char *tflaccel_model_metadata_name(const tflaccel_model *model, uint32_t i
   return model->stored.metadata_names[index];
 }
 
+tflaccel_status tflaccel_model_metadata_buffer(const tflaccel_model *model, const char *name,
+                                               const void **data, size_t *size) {
+  if (model == NULL || name == NULL || data == NULL || size == NULL)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "metadata_buffer: NULL argument");
+  *data = NULL;
+  *size = 0;
+  for (uint32_t i = 0; i < model->stored.metadata_count; ++i) {
+    if (strcmp(model->stored.metadata_names[i], name) != 0) continue;
+    const model_buffer *buffer = &model->stored.buffers[model->stored.metadata_buffers[i]];
+    *data = buffer->data;
+    *size = (size_t)buffer->size;
+    return NULL;
+  }
+  return tflaccel_status_make(TFLACCEL_NOT_FOUND, "the model has no metadata named '%s'", name);
+}
+
 const char *tflaccel_model_signature_key(const tflaccel_model *model, uint32_t index) {
   if (model == NULL || index >= model->stored.signature_count) return NULL;
   return model->stored.signature_keys[index];

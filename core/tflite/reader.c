@@ -582,7 +582,8 @@ static tflaccel_status read_metadata(reader *r, const fb_table *root) {
   stored_model *model = r->model;
   model->metadata_count = metadata.length;
   model->metadata_names = pool_alloc_array(r->pool, metadata.length, sizeof(const char *));
-  if (model->metadata_names == NULL) return out_of_memory();
+  model->metadata_buffers = pool_alloc_array(r->pool, metadata.length, sizeof(uint32_t));
+  if (model->metadata_names == NULL || model->metadata_buffers == NULL) return out_of_memory();
   for (uint32_t i = 0; i < metadata.length; ++i) {
     fb_table table;
     const char *name = NULL;
@@ -595,6 +596,7 @@ static tflaccel_status read_metadata(reader *r, const fb_table *root) {
                        model->buffer_count);
     if (status) return tflaccel_status_annotate(status, "metadata %u", i);
     model->metadata_names[i] = name ? name : "";
+    model->metadata_buffers[i] = buffer;
   }
   return NULL;
 }

@@ -101,6 +101,7 @@ typedef struct stored_model {
   model_subgraph *subgraphs;
   uint32_t metadata_count;
   const char **metadata_names;
+  uint32_t *metadata_buffers;     /* per metadata entry: its index into buffers */
   uint32_t signature_count;
   const char **signature_keys;
 } stored_model;

@@ -175,6 +175,12 @@ tflaccel_status tflaccel_model_output_tensor(const tflaccel_model *model, uint32
 const char *tflaccel_model_subgraph_name(const tflaccel_model *model, uint32_t index);
 const char *tflaccel_model_metadata_name(const tflaccel_model *model, uint32_t index);
 const char *tflaccel_model_signature_key(const tflaccel_model *model, uint32_t index);
+/* The bytes of the model's metadata entry `name` ("TFLITE_METADATA": TFLite
+ * Metadata, "min_runtime_version", ...), in place in the model (valid as
+ * long as it); TFLACCEL_NOT_FOUND when there is none of that name. The
+ * first entry of that name counts; an empty buffer gives size 0. */
+tflaccel_status tflaccel_model_metadata_buffer(const tflaccel_model *model, const char *name,
+                                               const void **data, size_t *size);
 
 /* SignatureDefs: named entry points (TFLite's signature runners). Names
  * live as long as the model. Only signatures of subgraph 0 can be run. */

@@ -31,6 +31,24 @@ expect_line 'Top-1 Accuracy: 0\.833333'
 expect_line 'Top-3 Accuracy: 1'
 expect_line_count 'Top-[0-9]+ Accuracy: .*' 3
 
+# --- Normalization from the model's TFLite Metadata: classifier_metadata
+# takes raw pixels and its NormalizationOptions say mean 0, std 1, so it
+# answers as the [-1, 1] classifier does; the same model without the
+# metadata gets run_eval's (x - 127.5) / 127.5 and misses every photo.
+run eval "$CLASSIFIER" $DATA --accelerator cpu_ref
+expect_line "Input normalization: mean \[127\.5, 127\.5, 127\.5\], std \[127\.5, 127\.5, 127\.5\] \(run_eval's default\)"
+run eval "$fixture/classifier_metadata.tflite" $DATA --accelerator cpu_ref --num_ranks=3
+expect_exit 0
+expect_line "Input normalization: mean \[0, 0, 0\], std \[1, 1, 1\] \(the model's metadata\)"
+expect_line 'Top-1 Accuracy: 0\.833333'
+expect_line 'Top-2 Accuracy: 1'
+run eval "$fixture/classifier_raw.tflite" $DATA --accelerator cpu_ref --num_ranks=3
+expect_exit 0
+expect_line "Input normalization: .* \(run_eval's default\)"
+expect_line 'Top-1 Accuracy: 0'
+expect_line 'Top-2 Accuracy: 0\.166667'
+expect_line 'Top-3 Accuracy: 0\.833333'
+
 # --num_images takes the first ones in file-name order (all hits).
 run eval "$CLASSIFIER" $DATA --num_images=4 --num_interpreter_threads=2 --num_threads=4 --use_gpu=false
 expect_exit 0
@@ -121,6 +139,10 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 run eval "$TEST_DATA/hand_recrop.tflite" $DATA
 expect_one_error "not an image classifier"
+run eval "$fixture/classifier_bad_metadata.tflite" $DATA --accelerator cpu_ref
+expect_one_error "tflaccel eval: TFLITE_METADATA: input 0's NormalizationOptions: std has 2 values for an input of 3 channels"
+run eval "$fixture/classifier_corrupt_metadata.tflite" $DATA --accelerator cpu_ref
+expect_one_error "tflaccel eval: TFLITE_METADATA: input 0's NormalizationOptions: "
 run eval "$CLASSIFIER" $DATA --output_file_path="$scratch/no/such/dir/m.txt"
 expect_exit 1
 expect_stderr "tflaccel eval: cannot write $scratch/no/such/dir/m.txt"
@@ -136,6 +158,8 @@ if [ -f "$MOBILENET" ]; then
   expect_exit 0
   expect_line 'Num evaluation runs: 6'
   expect_line "Top-10 Accuracy: $NUMBER"
+  # Its TFLite Metadata gives the normalization (NormalizationOptions).
+  expect_line "Input normalization: mean \[127\.5, 127\.5, 127\.5\], std \[127\.5, 127\.5, 127\.5\] \(the model's metadata\)"
 else
   echo "SKIP part: $MOBILENET absent (../shared/models is not in a fresh clone)"
 fi

@@ -2,7 +2,13 @@
  * made with tests/model/tflite_builder.h (the mean colour of the image, then
  * one FULLY_CONNECTED layer whose class scores are largest for the nearest
  * of ten reference colours), its labels, and labelled PNG and JPEG photos
- * written with libpng and libjpeg, plus broken inputs.
+ * written with libpng and libjpeg, plus broken inputs. classifier_metadata
+ * takes raw pixels (0..255) and says so in its TFLite Metadata
+ * (NormalizationOptions mean 0, std 1, written with
+ * tests/model/flatbuffer_writer.h); classifier_raw is the same model
+ * without the metadata, classifier_bad_metadata has a std of 2 values
+ * for its 3 channels and classifier_corrupt_metadata bytes that are no
+ * flatbuffer.
  * usage: make_eval_fixture DIR (DIR must exist). */
 #include "config.h"
 
@@ -14,6 +20,7 @@
 #include <jpeglib.h>
 #include <png.h>
 
+#include "tests/model/flatbuffer_writer.h"
 #include "tests/model/tflite_builder.h"
 #include "tflaccel/tflaccel.h"
 
@@ -44,17 +51,52 @@ static int fail(const char *what) {
   return 0;
 }
 
-static float normalized(uint8_t value) { return ((float)value - 127.5f) / 127.5f; }
+/* The input the model expects: run_eval's [-1, 1], or raw pixels. */
+typedef enum input_range { RANGE_SIGNED_UNIT = 0, RANGE_RAW_PIXELS = 1 } input_range;
+
+static float normalized(uint8_t value, input_range range) {
+  return range == RANGE_RAW_PIXELS ? (float)value : ((float)value - 127.5f) / 127.5f;
+}
+
+/* TFLite Metadata (metadata_schema.fbs, identifier M001) whose one input
+ * has NormalizationOptions of mean_count / std_count values. */
+static uint8_t *make_metadata(uint32_t mean_count, uint32_t std_count, float mean, float std,
+                              size_t *size) {
+  fbw *writer = fbw_create();
+  if (writer == NULL) return NULL;
+  float means[3] = {mean, mean, mean}, stds[3] = {std, std, std};
+  fbw_node *options = fbw_table(writer);
+  fbw_ref(options, 0, fbw_vector(writer, means, mean_count, 4, 4));
+  fbw_ref(options, 1, fbw_vector(writer, stds, std_count, 4, 4));
+  fbw_node *unit = fbw_table(writer);
+  fbw_scalar(unit, 0, 1, 1); /* ProcessUnitOptions.NormalizationOptions */
+  fbw_ref(unit, 1, options);
+  fbw_node *tensor = fbw_table(writer);
+  fbw_ref(tensor, 0, fbw_string(writer, "image"));
+  fbw_ref(tensor, 4, fbw_vector_of(writer, &unit, 1));
+  fbw_node *subgraph = fbw_table(writer);
+  fbw_ref(subgraph, 2, fbw_vector_of(writer, &tensor, 1));
+  fbw_node *root = fbw_table(writer);
+  fbw_ref(root, 0, fbw_string(writer, "colour classifier"));
+  fbw_ref(root, 3, fbw_vector_of(writer, &subgraph, 1));
+  uint8_t *bytes = fbw_finish(writer, root, "M001", size);
+  fbw_destroy(writer);
+  return bytes;
+}
+
+#define METADATA_CORRUPT 99 /* metadata_std_count: bytes that are no flatbuffer */
 
 /* quantized_input: a uint8 input (scale 1/128, zero point 128) dequantized
- * first, to exercise the quantized preprocessing. */
-static int write_model(const char *path, int quantized_input) {
+ * first, to exercise the quantized preprocessing. metadata_std_count: 0 for
+ * no metadata, else the values of its std (3: right, 2: malformed). */
+static int write_model(const char *path, int quantized_input, input_range range,
+                       uint32_t metadata_std_count) {
   tb_model *builder = tb_create();
   float weights[CLASS_COUNT * 3], bias[CLASS_COUNT];
   for (int c = 0; c < CLASS_COUNT; ++c) {
     float norm = 0.0f;
     for (int k = 0; k < 3; ++k) {
-      float v = normalized(class_colours[c][k]);
+      float v = normalized(class_colours[c][k], range);
       weights[c * 3 + k] = 2.0f * v;
       norm += v * v;
     }
@@ -98,6 +140,20 @@ static int write_model(const char *path, int quantized_input) {
   tb_op(builder, fc, 3, (int32_t[]){mean, weights_tensor, bias_tensor}, 1, (int32_t[]){scores});
   tb_inputs(builder, 1, (int32_t[]){image});
   tb_outputs(builder, 1, (int32_t[]){scores});
+  if (metadata_std_count == METADATA_CORRUPT) {
+    /* The identifier, then a root offset far outside the bytes. */
+    static const uint8_t corrupt[12] = {0xf0, 0xff, 0xff, 0x7f, 'M', '0', '0', '1', 0, 0, 0, 0};
+    tb_metadata(builder, "TFLITE_METADATA", tb_buffer(builder, corrupt, sizeof corrupt));
+  } else if (metadata_std_count > 0) {
+    size_t metadata_size = 0;
+    uint8_t *metadata = make_metadata(3, metadata_std_count, 0.0f, 1.0f, &metadata_size);
+    if (metadata == NULL) {
+      tb_destroy(builder);
+      return fail("cannot serialize the metadata");
+    }
+    tb_metadata(builder, "TFLITE_METADATA", tb_buffer(builder, metadata, metadata_size));
+    free(metadata);
+  }
   size_t size = 0;
   uint8_t *bytes = tb_serialize(builder, &size);
   tb_destroy(builder);
@@ -176,9 +232,17 @@ int main(int argc, char **argv) {
   const char *dir = argv[1];
   char path[4096], text[1024];
   snprintf(path, sizeof path, "%s/classifier.tflite", dir);
-  if (!write_model(path, 0)) return 1;
+  if (!write_model(path, 0, RANGE_SIGNED_UNIT, 0)) return 1;
   snprintf(path, sizeof path, "%s/classifier_uint8.tflite", dir);
-  if (!write_model(path, 1)) return 1;
+  if (!write_model(path, 1, RANGE_SIGNED_UNIT, 0)) return 1;
+  snprintf(path, sizeof path, "%s/classifier_metadata.tflite", dir);
+  if (!write_model(path, 0, RANGE_RAW_PIXELS, 3)) return 1;
+  snprintf(path, sizeof path, "%s/classifier_raw.tflite", dir);
+  if (!write_model(path, 0, RANGE_RAW_PIXELS, 0)) return 1;
+  snprintf(path, sizeof path, "%s/classifier_bad_metadata.tflite", dir);
+  if (!write_model(path, 0, RANGE_RAW_PIXELS, 2)) return 1;
+  snprintf(path, sizeof path, "%s/classifier_corrupt_metadata.tflite", dir);
+  if (!write_model(path, 0, RANGE_RAW_PIXELS, METADATA_CORRUPT)) return 1;
   text[0] = '\0';
   for (int c = 0; c < CLASS_COUNT; ++c) {
     strcat(text, class_names[c]);

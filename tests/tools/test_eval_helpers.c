@@ -50,7 +50,7 @@ START_TEST(preprocessing_follows_the_input_type) {
   rgb_image image = solid_image(9, 7, 255, 0, 128);
   float floats[4 * 4 * 3];
   tflaccel_tensor_info input = image_input(TFLACCEL_DTYPE_FLOAT32, 4, NULL, NULL);
-  assert_ok(image_preprocess(&image, &input, IMAGE_DEFAULT_MEAN, IMAGE_DEFAULT_STD, floats,
+  assert_ok(image_preprocess(&image, &input, &image_default_normalization, floats,
                              sizeof floats));
   for (int i = 0; i < 16; ++i) {
     ck_assert_float_eq_tol(floats[i * 3], 1.0f, 1e-6f);
@@ -62,26 +62,26 @@ START_TEST(preprocessing_follows_the_input_type) {
   float scale = 1.0f / 128.0f;
   int32_t zero_point = 128;
   input = image_input(TFLACCEL_DTYPE_UINT8, 4, &scale, &zero_point);
-  assert_ok(image_preprocess(&image, &input, IMAGE_DEFAULT_MEAN, IMAGE_DEFAULT_STD, bytes,
+  assert_ok(image_preprocess(&image, &input, &image_default_normalization, bytes,
                              sizeof bytes));
   ck_assert_uint_eq(bytes[0], 255);
   ck_assert_uint_eq(bytes[1], 0);
   ck_assert_uint_eq(bytes[2], 129); /* 0.5 / 127.5 * 128 + 128 = 128.502 */
   /* Without parameters: the raw pixel (uint8), the pixel - 128 (int8). */
   input = image_input(TFLACCEL_DTYPE_UINT8, 4, NULL, NULL);
-  assert_ok(image_preprocess(&image, &input, IMAGE_DEFAULT_MEAN, IMAGE_DEFAULT_STD, bytes,
+  assert_ok(image_preprocess(&image, &input, &image_default_normalization, bytes,
                              sizeof bytes));
   ck_assert_uint_eq(bytes[0], 255);
   ck_assert_uint_eq(bytes[2], 128);
   int8_t signed_bytes[4 * 4 * 3];
   input = image_input(TFLACCEL_DTYPE_INT8, 4, NULL, NULL);
-  assert_ok(image_preprocess(&image, &input, IMAGE_DEFAULT_MEAN, IMAGE_DEFAULT_STD, signed_bytes,
+  assert_ok(image_preprocess(&image, &input, &image_default_normalization, signed_bytes,
                              sizeof signed_bytes));
   ck_assert_int_eq(signed_bytes[0], 127);
   ck_assert_int_eq(signed_bytes[1], -128);
   ck_assert_int_eq(signed_bytes[2], 0);
   /* A wrong buffer size and a non-image input are refused. */
-  tflaccel_status status = image_preprocess(&image, &input, IMAGE_DEFAULT_MEAN, IMAGE_DEFAULT_STD,
+  tflaccel_status status = image_preprocess(&image, &input, &image_default_normalization,
                                             signed_bytes, sizeof signed_bytes - 1);
   ck_assert_ptr_nonnull(status);
   tflaccel_status_free(status);
@@ -104,7 +104,7 @@ START_TEST(preprocessing_crops_the_centre) {
       if (y < 2 || y >= 30 || x < 2 || x >= 30) image.pixels[(y * 32 + x) * 3] = 255;
   float out[8 * 8 * 3];
   tflaccel_tensor_info input = image_input(TFLACCEL_DTYPE_FLOAT32, 8, NULL, NULL);
-  assert_ok(image_preprocess(&image, &input, IMAGE_DEFAULT_MEAN, IMAGE_DEFAULT_STD, out, sizeof out));
+  assert_ok(image_preprocess(&image, &input, &image_default_normalization, out, sizeof out));
   for (int i = 0; i < 64; ++i) ck_assert_float_eq_tol(out[i * 3], -1.0f, 1e-6f);
   rgb_image_free(&image);
 }

@@ -25,6 +25,7 @@
 #include "tools/tflaccel/foreign_flags.h"
 #include "tools/tflaccel/image_decode.h"
 #include "tools/tflaccel/image_preprocess.h"
+#include "tools/tflaccel/model_metadata.h"
 #include "tools/tflaccel/stats.h"
 #include "tools/tflaccel/terminal_progress.h"
 #include "tools/tflaccel/text_lines.h"
@@ -55,7 +56,8 @@ static void print_help(void) {
          "                     --ground_truth_labels=FILE --model_output_labels=FILE [options]\n"
          "Image classification accuracy like LiteRT's run_eval: every .jpg/.jpeg/.png in DIR,\n"
          "in file-name order, is cropped to its central 87.5%%, resized (bilinear) to the\n"
-         "model's input, normalized to (x - 127.5) / 127.5 and quantized with the input's\n"
+         "model's input, normalized to (x - mean) / std (the NormalizationOptions of the\n"
+         "model's TFLite Metadata, else 127.5 and 127.5) and quantized with the input's\n"
          "parameters, and classified. Prints Top-1 to Top-K accuracy.\n\n"
          "  --model_file MODEL           the .tflite classifier (or give it as an argument)\n"
          "  --ground_truth_images_path DIR  the labelled images\n"
@@ -393,6 +395,10 @@ int tflaccel_cmd_eval(int argc, char **argv) {
   tflaccel_tensor_info input;
   uint32_t class_count = 0;
   status = check_model(compiled, &input, &class_count);
+  image_normalization normalization = image_default_normalization;
+  int from_metadata = 0;
+  if (status == NULL)
+    status = model_input_normalization(model, 0, 3, &normalization, &from_metadata);
   if (status == NULL) status = load_eval_data(&options, class_count, &data);
   if (status == NULL) status = model_buffers_create(compiled, &buffers);
   if (status == NULL) status = op_placement_collect(compiled, &placement);
@@ -403,6 +409,10 @@ int tflaccel_cmd_eval(int argc, char **argv) {
   const char *selection = tflaccel_environment_selection(environment);
   printf("Test accelerators: [%s]\n", selection ? selection : "");
   op_placement_print(stdout, &placement);
+  printf("Input normalization: mean [%g, %g, %g], std [%g, %g, %g] (%s)\n",
+         normalization.mean[0], normalization.mean[1], normalization.mean[2],
+         normalization.std[0], normalization.std[1], normalization.std[2],
+         from_metadata ? "the model's metadata" : "run_eval's default");
   fflush(stdout);
 
   terminal_progress_start(&progress, PROGRESS_DELAY_US);
@@ -410,7 +420,7 @@ int tflaccel_cmd_eval(int argc, char **argv) {
     int64_t start = bench_clock_microseconds();
     status = image_decode_file(data.images.lines[i], &image);
     if (status == NULL)
-      status = image_preprocess(&image, &input, IMAGE_DEFAULT_MEAN, IMAGE_DEFAULT_STD,
+      status = image_preprocess(&image, &input, &normalization,
                                 tflaccel_tensor_buffer_data(buffers.inputs[0]),
                                 tflaccel_tensor_buffer_byte_size(buffers.inputs[0]));
     rgb_image_free(&image);

@@ -6,6 +6,9 @@
 #include "core/facts/half.h"
 #include "tools/tflaccel/image_preprocess.h"
 
+const image_normalization image_default_normalization = {{127.5f, 127.5f, 127.5f},
+                                                           {127.5f, 127.5f, 127.5f}};
+
 int image_input_supported(const tflaccel_tensor_info *input, const char **why) {
   if (input->rank != 4 || input->shape[0] != 1 || input->shape[3] != 3 || input->shape[1] < 1 ||
       input->shape[2] < 1) {
@@ -48,7 +51,8 @@ static long clamp_round(double value, long low, long high) {
 }
 
 tflaccel_status image_preprocess(const rgb_image *image, const tflaccel_tensor_info *input,
-                                 float mean, float std, void *data, size_t size) {
+                                 const image_normalization *normalization, void *data,
+                                 size_t size) {
   const char *why = NULL;
   if (!image_input_supported(input, &why))
     return tflaccel_status_make(TFLACCEL_UNSUPPORTED, "%s", why);
@@ -57,7 +61,9 @@ tflaccel_status image_preprocess(const rgb_image *image, const tflaccel_tensor_i
   if (size != count * tflaccel_dtype_size(input->dtype))
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "image buffer of %zu bytes, not %zu",
                                 size, count * tflaccel_dtype_size(input->dtype));
-  if (image->width == 0 || image->height == 0 || std == 0.0f)
+  int zero_std = 0;
+  for (int c = 0; c < 3; ++c) zero_std |= normalization->std[c] == 0.0f;
+  if (image->width == 0 || image->height == 0 || zero_std)
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "empty image or zero std");
   /* The central crop, then pixel centres mapped onto it. */
   double crop_h = image->height * IMAGE_CROP_FRACTION, crop_w = image->width * IMAGE_CROP_FRACTION;
@@ -71,7 +77,8 @@ tflaccel_status image_preprocess(const rgb_image *image, const tflaccel_tensor_i
       for (int c = 0; c < 3; ++c) {
         double sy = top + (y + 0.5) * scale_y - 0.5, sx = left + (x + 0.5) * scale_x - 0.5;
         float pixel = sample(image, sy, sx, c);
-        double normalized = ((double)pixel - mean) / std;
+        double normalized =
+            ((double)pixel - normalization->mean[c]) / normalization->std[c];
         size_t i = ((size_t)y * width + x) * 3 + (size_t)c;
         switch (input->dtype) {
           case TFLACCEL_DTYPE_FLOAT32: ((float *)data)[i] = (float)normalized; break;

@@ -1,8 +1,8 @@
 /* TFLite's image classification preprocessing (run_eval): a central crop
  * keeping 87.5% of each side, bilinear resize to the input's height and
  * width, then the input's type. Pixels x in 0..255 become
- * f = (x - mean) / std (mean 127.5, std 127.5 unless the caller gives the
- * model metadata's); float inputs take f, quantized inputs
+ * f = (x - mean) / std per channel (mean 127.5, std 127.5 unless the
+ * caller gives the model metadata's, model_metadata.h); float inputs take f, quantized inputs
  * round(f / scale) + zero_point, clamped; a quantized input without
  * parameters takes the raw pixel (uint8) or the pixel - 128 (int8), as
  * run_eval does. */
@@ -15,8 +15,14 @@
 #include "tools/tflaccel/image_decode.h"
 
 #define IMAGE_CROP_FRACTION 0.875
-#define IMAGE_DEFAULT_MEAN 127.5f
-#define IMAGE_DEFAULT_STD 127.5f
+
+/* (x - mean[c]) / std[c] for channel c (R, G, B). */
+typedef struct image_normalization {
+  float mean[3], std[3];
+} image_normalization;
+
+/* run_eval's: 127.5 and 127.5, [0, 255] onto [-1, 1]. */
+extern const image_normalization image_default_normalization;
 
 /* 1 when the input looks like an image: [1, H, W, 3] of float32, float16,
  * uint8 or int8; else 0 with *why set. */
@@ -24,6 +30,7 @@ int image_input_supported(const tflaccel_tensor_info *input, const char **why);
 
 /* Writes the preprocessed image into data (size: the input's byte size). */
 tflaccel_status image_preprocess(const rgb_image *image, const tflaccel_tensor_info *input,
-                                 float mean, float std, void *data, size_t size);
+                                 const image_normalization *normalization, void *data,
+                                 size_t size);
 
 #endif
