@@ -40,11 +40,13 @@ tests_tools_test_json_writer_CFLAGS = $(TEST_C_FLAGS)
 tests_tools_test_json_writer_LDADD = tools/libtflaccel_cli.la libtflaccel.la $(CHECK_LIBS)
 
 # tflaccel eval: a colour classifier, its labelled PNG/JPEG photos and broken
-# inputs, made by make_eval_fixture (libpng, libjpeg, tflite_builder).
+# inputs, and a quadrant detector with its scenes and ground truth, made by
+# make_eval_fixture (libpng, libjpeg, tflite_builder).
 check_PROGRAMS += tests/tools/make_eval_fixture
-TESTS += tests/tools/eval_cli.sh tests/tools/bench_tflite_flags.sh tests/tools/newcomer_cli.sh
+TESTS += tests/tools/eval_cli.sh tests/tools/bench_tflite_flags.sh tests/tools/newcomer_cli.sh \
+	tests/tools/eval_detection_cli.sh
 dist_check_SCRIPTS += tests/tools/eval_cli.sh tests/tools/bench_tflite_flags.sh \
-	tests/tools/newcomer_cli.sh
+	tests/tools/newcomer_cli.sh tests/tools/eval_detection_cli.sh
 tests_tools_make_eval_fixture_SOURCES = tests/tools/make_eval_fixture.c
 tests_tools_make_eval_fixture_CPPFLAGS = $(TEST_CPP_FLAGS)
 tests_tools_make_eval_fixture_CFLAGS = $(TEST_C_FLAGS) $(PNG_CFLAGS) $(JPEG_CFLAGS)

@@ -59,6 +59,12 @@ tools_libtflaccel_cli_la_SOURCES = \
 	tools/tflaccel/terminal_progress.c \
 	tools/tflaccel/terminal_progress.h \
 	tools/tflaccel/cmd_eval.c \
+	tools/tflaccel/detection_ground_truth.c \
+	tools/tflaccel/detection_ground_truth.h \
+	tools/tflaccel/detection_metrics.c \
+	tools/tflaccel/detection_metrics.h \
+	tools/tflaccel/eval_detection.c \
+	tools/tflaccel/eval_detection.h \
 	tools/tflaccel/image_decode.c \
 	tools/tflaccel/image_decode.h \
 	tools/tflaccel/image_preprocess.c \

@@ -224,6 +224,135 @@ static int write_text(const char *path, const char *text) {
   return ok ? 1 : fail(path);
 }
 
+/* Writes the serialized model of builder (destroyed) to path. */
+static int write_builder(tb_model *builder, const char *path) {
+  size_t size = 0;
+  uint8_t *bytes = tb_serialize(builder, &size);
+  tb_destroy(builder);
+  if (bytes == NULL) return fail("cannot serialize the model");
+  FILE *file = fopen(path, "wb");
+  int ok = file != NULL && fwrite(bytes, 1, size, file) == size;
+  if (file != NULL && fclose(file) != 0) ok = 0;
+  free(bytes);
+  return ok ? 1 : fail(path);
+}
+
+/* The quadrant detector: four fixed boxes (the image's quadrants, top-left,
+ * top-right, bottom-left, bottom-right), each scored by the mean brightness
+ * of its quadrant (AVERAGE_POOL_2D 8x8, MEAN over the colours), all of
+ * class 0, count 4: the outputs of TFLite's SSD post-processing. Its
+ * metadata normalizes pixels to [0, 1] (mean 0, std 255). */
+static int write_detector(const char *path) {
+  tb_model *builder = tb_create();
+  static const float boxes[16] = {0.0f, 0.0f, 0.5f, 0.5f, 0.0f, 0.5f, 0.5f, 1.0f,
+                                  0.5f, 0.0f, 1.0f, 0.5f, 0.5f, 0.5f, 1.0f, 1.0f};
+  static const float classes[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  static const float count[1] = {4.0f};
+  static const int32_t colour_axis[1] = {3}, scores_shape[2] = {1, 4};
+  int32_t image = 0, pooled = 1, axis = 2, brightness = 3, shape = 4, scores = 5, boxes_t = 6,
+          classes_t = 7, count_t = 8;
+  tb_tensor(builder, "image", TFLACCEL_DTYPE_FLOAT32, 4, (int32_t[]){1, SIDE, SIDE, 3}, 0);
+  tb_tensor(builder, "quadrants", TFLACCEL_DTYPE_FLOAT32, 4, (int32_t[]){1, 2, 2, 3}, 0);
+  tb_tensor(builder, "colour_axis", TFLACCEL_DTYPE_INT32, 1, (int32_t[]){1},
+            tb_buffer(builder, colour_axis, sizeof colour_axis));
+  tb_tensor(builder, "brightness", TFLACCEL_DTYPE_FLOAT32, 3, (int32_t[]){1, 2, 2}, 0);
+  tb_tensor(builder, "scores_shape", TFLACCEL_DTYPE_INT32, 1, (int32_t[]){2},
+            tb_buffer(builder, scores_shape, sizeof scores_shape));
+  tb_tensor(builder, "detection_scores", TFLACCEL_DTYPE_FLOAT32, 2, (int32_t[]){1, 4}, 0);
+  tb_tensor(builder, "detection_boxes", TFLACCEL_DTYPE_FLOAT32, 3, (int32_t[]){1, 4, 4},
+            tb_buffer(builder, boxes, sizeof boxes));
+  tb_tensor(builder, "detection_classes", TFLACCEL_DTYPE_FLOAT32, 2, (int32_t[]){1, 4},
+            tb_buffer(builder, classes, sizeof classes));
+  tb_tensor(builder, "num_detections", TFLACCEL_DTYPE_FLOAT32, 1, (int32_t[]){1},
+            tb_buffer(builder, count, sizeof count));
+  uint32_t pool = tb_opcode(builder, TFLACCEL_OP_AVERAGE_POOL_2D, NULL);
+  uint32_t op = tb_op(builder, pool, 1, (int32_t[]){image}, 1, (int32_t[]){pooled});
+  const tb_field pool_fields[5] = {{0, 1, 1 /* VALID */}, {1, 4, SIDE / 2}, {2, 4, SIDE / 2},
+                                   {3, 4, SIDE / 2},      {4, 4, SIDE / 2}};
+  tb_op_options(builder, op, 5 /* Pool2DOptions */, 5, pool_fields);
+  uint32_t mean = tb_opcode(builder, TFLACCEL_OP_MEAN, NULL);
+  tb_op(builder, mean, 2, (int32_t[]){pooled, axis}, 1, (int32_t[]){brightness});
+  uint32_t reshape = tb_opcode(builder, TFLACCEL_OP_RESHAPE, NULL);
+  tb_op(builder, reshape, 2, (int32_t[]){brightness, shape}, 1, (int32_t[]){scores});
+  tb_inputs(builder, 1, (int32_t[]){image});
+  tb_outputs(builder, 4, (int32_t[]){boxes_t, classes_t, scores, count_t});
+  size_t metadata_size = 0;
+  uint8_t *metadata = make_metadata(3, 3, 0.0f, 255.0f, &metadata_size);
+  if (metadata == NULL) {
+    tb_destroy(builder);
+    return fail("cannot serialize the metadata");
+  }
+  tb_metadata(builder, "TFLITE_METADATA", tb_buffer(builder, metadata, metadata_size));
+  free(metadata);
+  return write_builder(builder, path);
+}
+
+/* A black width x height image with a white rectangle over rows
+ * [top, bottom) and columns [left, right). */
+static uint8_t *make_scene(uint32_t width, uint32_t height, uint32_t top, uint32_t bottom,
+                           uint32_t left, uint32_t right) {
+  uint8_t *pixels = calloc((size_t)width * height * 3, 1);
+  if (pixels == NULL) return NULL;
+  for (uint32_t y = top; y < bottom; ++y)
+    memset(pixels + ((size_t)y * width + left) * 3, 255, (size_t)(right - left) * 3);
+  return pixels;
+}
+
+/* What the detection test reads: the detector, its labels, two scenes and
+ * their ground truth (ObjectDetectionGroundTruth text proto), and broken
+ * ground truth. Scene a: a white square that is exactly the top-left
+ * quadrant; scene b: a white square over 0.5..0.9 of each side (IoU 0.64
+ * with the bottom-right quadrant). */
+static int write_detection_fixture(const char *dir) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/detector.tflite", dir);
+  if (!write_detector(path)) return 0;
+  snprintf(path, sizeof path, "%s/detector_labels.txt", dir);
+  if (!write_text(path, "background\nsquare\n")) return 0;
+  snprintf(path, sizeof path, "%s/scenes", dir);
+  if (mkdir(path, 0755) != 0) return fail("cannot make scenes/");
+  uint8_t *a = make_scene(32, 32, 0, 16, 0, 16), *b = make_scene(40, 40, 20, 36, 20, 36);
+  int ok = a != NULL && b != NULL;
+  snprintf(path, sizeof path, "%s/scenes/a.png", dir);
+  ok = ok && write_png(path, a, 32, 32);
+  snprintf(path, sizeof path, "%s/scenes/b.png", dir);
+  ok = ok && write_png(path, b, 40, 40);
+  free(a);
+  free(b);
+  if (!ok) return fail("cannot write the scenes");
+  snprintf(path, sizeof path, "%s/detection_truth.pbtxt", dir);
+  if (!write_text(path,
+                  "# ObjectDetectionGroundTruth of scenes/\n"
+                  "detection_results {\n"
+                  "  image_name: \"a.png\"\n"
+                  "  image_id: 1\n"
+                  "  objects {\n"
+                  "    class_id: 1\n"
+                  "    bounding_box { normalized_top: 0 normalized_bottom: 0.5\n"
+                  "                   normalized_left: 0.0 normalized_right: 0.5 }\n"
+                  "  }\n"
+                  "}\n"
+                  "detection_results {\n"
+                  "  image_name: 'b.png'\n"
+                  "  objects { class_id: 1 bounding_box { normalized_top: 0.5, normalized_bottom: 0.9,\n"
+                  "    normalized_left: 0.5, normalized_right: 0.9 } }\n"
+                  "}\n"))
+    return 0;
+  snprintf(path, sizeof path, "%s/detection_malformed.pbtxt", dir);
+  if (!write_text(path, "detection_results {\n  image_name: \"a.png\"\n  objects {\n"
+                        "    class_id: one\n  }\n}\n"))
+    return 0;
+  snprintf(path, sizeof path, "%s/detection_missing_image.pbtxt", dir);
+  if (!write_text(path, "detection_results { image_name: \"nowhere.png\" objects { class_id: 1 "
+                        "bounding_box { normalized_top: 0 normalized_bottom: 1 normalized_left: 0 "
+                        "normalized_right: 1 } } }\n"))
+    return 0;
+  snprintf(path, sizeof path, "%s/detection_bad_class.pbtxt", dir);
+  return write_text(path, "detection_results { image_name: \"a.png\" objects { class_id: 7 "
+                          "bounding_box { normalized_top: 0 normalized_bottom: 1 normalized_left: "
+                          "0 normalized_right: 1 } } }\n");
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: make_eval_fixture DIR\n");
@@ -279,5 +408,5 @@ int main(int argc, char **argv) {
   if (!write_text(path, "\x89PNG\r\n\x1a\nthis is not a PNG body at all")) return 1;
   snprintf(path, sizeof path, "%s/corrupt_truth.txt", dir);
   if (!write_text(path, "red\n")) return 1;
-  return 0;
+  return write_detection_fixture(dir) ? 0 : 1;
 }

@@ -1,6 +1,8 @@
 /* The pieces tflaccel eval and the new bench flags are built from: image
  * preprocessing (crop, resize, normalization, quantization), labels files,
- * refusals of other platforms' flags, and the directory maker. */
+ * refusals of other platforms' flags, the directory maker, the op
+ * profile's tables (with a partition's kernels), and object detection's
+ * ground truth and average precision. */
 #include "config.h"
 
 #include <check.h>
@@ -11,6 +13,8 @@
 
 #include "tests/support/test_util.h"
 #include "tflaccel/tflaccel.h"
+#include "tools/tflaccel/detection_ground_truth.h"
+#include "tools/tflaccel/detection_metrics.h"
 #include "tools/tflaccel/foreign_flags.h"
 #include "tools/tflaccel/image_preprocess.h"
 #include "tools/tflaccel/make_directory.h"
@@ -50,7 +54,7 @@ START_TEST(preprocessing_follows_the_input_type) {
   rgb_image image = solid_image(9, 7, 255, 0, 128);
   float floats[4 * 4 * 3];
   tflaccel_tensor_info input = image_input(TFLACCEL_DTYPE_FLOAT32, 4, NULL, NULL);
-  assert_ok(image_preprocess(&image, &input, &image_default_normalization, floats,
+  assert_ok(image_preprocess(&image, &input, &image_default_normalization, IMAGE_CROP_FRACTION, floats,
                              sizeof floats));
   for (int i = 0; i < 16; ++i) {
     ck_assert_float_eq_tol(floats[i * 3], 1.0f, 1e-6f);
@@ -62,26 +66,26 @@ START_TEST(preprocessing_follows_the_input_type) {
   float scale = 1.0f / 128.0f;
   int32_t zero_point = 128;
   input = image_input(TFLACCEL_DTYPE_UINT8, 4, &scale, &zero_point);
-  assert_ok(image_preprocess(&image, &input, &image_default_normalization, bytes,
+  assert_ok(image_preprocess(&image, &input, &image_default_normalization, IMAGE_CROP_FRACTION, bytes,
                              sizeof bytes));
   ck_assert_uint_eq(bytes[0], 255);
   ck_assert_uint_eq(bytes[1], 0);
   ck_assert_uint_eq(bytes[2], 129); /* 0.5 / 127.5 * 128 + 128 = 128.502 */
   /* Without parameters: the raw pixel (uint8), the pixel - 128 (int8). */
   input = image_input(TFLACCEL_DTYPE_UINT8, 4, NULL, NULL);
-  assert_ok(image_preprocess(&image, &input, &image_default_normalization, bytes,
+  assert_ok(image_preprocess(&image, &input, &image_default_normalization, IMAGE_CROP_FRACTION, bytes,
                              sizeof bytes));
   ck_assert_uint_eq(bytes[0], 255);
   ck_assert_uint_eq(bytes[2], 128);
   int8_t signed_bytes[4 * 4 * 3];
   input = image_input(TFLACCEL_DTYPE_INT8, 4, NULL, NULL);
-  assert_ok(image_preprocess(&image, &input, &image_default_normalization, signed_bytes,
+  assert_ok(image_preprocess(&image, &input, &image_default_normalization, IMAGE_CROP_FRACTION, signed_bytes,
                              sizeof signed_bytes));
   ck_assert_int_eq(signed_bytes[0], 127);
   ck_assert_int_eq(signed_bytes[1], -128);
   ck_assert_int_eq(signed_bytes[2], 0);
   /* A wrong buffer size and a non-image input are refused. */
-  tflaccel_status status = image_preprocess(&image, &input, &image_default_normalization,
+  tflaccel_status status = image_preprocess(&image, &input, &image_default_normalization, IMAGE_CROP_FRACTION,
                                             signed_bytes, sizeof signed_bytes - 1);
   ck_assert_ptr_nonnull(status);
   tflaccel_status_free(status);
@@ -104,7 +108,7 @@ START_TEST(preprocessing_crops_the_centre) {
       if (y < 2 || y >= 30 || x < 2 || x >= 30) image.pixels[(y * 32 + x) * 3] = 255;
   float out[8 * 8 * 3];
   tflaccel_tensor_info input = image_input(TFLACCEL_DTYPE_FLOAT32, 8, NULL, NULL);
-  assert_ok(image_preprocess(&image, &input, &image_default_normalization, out, sizeof out));
+  assert_ok(image_preprocess(&image, &input, &image_default_normalization, IMAGE_CROP_FRACTION, out, sizeof out));
   for (int i = 0; i < 64; ++i) ck_assert_float_eq_tol(out[i * 3], -1.0f, 1e-6f);
   rgb_image_free(&image);
 }
@@ -183,8 +187,9 @@ END_TEST
 START_TEST(op_profile_tables) {
   op_profile profile = {0};
   run_stats_init(&profile.total_us);
-  profile_node nodes[2] = {{strdup("gpu_cl"), strdup("[gpu_cl partition 0: 3 ops]"), 0, 3, {0}},
-                           {strdup("SOFTMAX"), strdup("[probabilities]:3"), 3, 1, {0}}};
+  profile_node nodes[2] = {
+      {strdup("gpu_cl"), strdup("[gpu_cl partition 0: 3 ops]"), 0, 3, {0}, NULL, 0},
+      {strdup("SOFTMAX"), strdup("[probabilities]:3"), 3, 1, {0}, NULL, 0}};
   char *op_lines[4] = {strdup("CONV_2D [a]"), strdup("RELU [b]"), strdup("ADD [c]"),
                        strdup("SOFTMAX [probabilities]")};
   uint32_t starts[3] = {0, 3, 4}, ops[4] = {0, 1, 2, 3};
@@ -235,6 +240,103 @@ START_TEST(op_profile_tables) {
 }
 END_TEST
 
+START_TEST(op_profile_lists_a_partitions_kernels) {
+  op_profile profile = {0};
+  run_stats_init(&profile.total_us);
+  profile_kernel kernels[3] = {{"gpu_to_slices", UINT32_MAX, 0, 4, 400000},
+                               {"gpu_conv2d", 0, 2, 4, 2400000},
+                               {"gpu_elementwise", 2, 1, 4, 1200000}};
+  profile_node node = {strdup("gpu_cl"), strdup("[gpu_cl partition 0: 3 ops]"), 0, 3, {0},
+                       kernels, 3};
+  char *op_lines[3] = {strdup("CONV_2D [a]"), strdup("RELU [b]"), strdup("ADD [c]")};
+  uint32_t starts[2] = {0, 3}, ops[3] = {0, 1, 2};
+  profile.nodes = &node;
+  profile.node_count = 1;
+  profile.op_lines = op_lines;
+  profile.op_count = 3;
+  profile.partition_ops_start = starts;
+  profile.partition_ops = ops;
+  run_stats_init(&node.us);
+  assert_ok(run_stats_add(&node.us, 5000));
+  assert_ok(run_stats_add(&profile.total_us, 5000));
+  char *text = NULL;
+  size_t size = 0;
+  FILE *out = open_memstream(&text, &size);
+  ck_assert_ptr_nonnull(out);
+  op_profile_print(out, &profile, 0);
+  fclose(out);
+  /* Per run: 0.1, 0.6 and 0.3 ms of 1 ms; the kernels name their ops, so
+   * the ops are not listed again. */
+  ck_assert_ptr_nonnull(strstr(text, "[gpu_cl partition 0: 3 ops]\n"
+                                     "\t                        \tkernel 0: gpu_to_slices: 0.100 ms GPU, "
+                                     "10.000% (layout conversion)\n"
+                                     "\t                        \tkernel 1: gpu_conv2d: 0.600 ms GPU, "
+                                     "60.000% (op 0 + 1 fused: CONV_2D [a])\n"
+                                     "\t                        \tkernel 2: gpu_elementwise: 0.300 ms GPU, "
+                                     "30.000% (op 2: ADD [c])\n\n"));
+  ck_assert_ptr_null(strstr(text, "op 1: RELU"));
+  free(text);
+  out = open_memstream(&text, &size);
+  ck_assert_ptr_nonnull(out);
+  op_profile_print(out, &profile, 1);
+  fclose(out);
+  ck_assert_ptr_nonnull(strstr(text, "  kernel, gpu_to_slices, 0.1, 10%, 4 runs, no op, 0 ops, layout conversion\n"
+                                     "  kernel, gpu_conv2d, 0.6, 60%, 4 runs, op 0, 2 ops, CONV_2D [a]\n"));
+  free(text);
+  for (int i = 0; i < 3; ++i) free(op_lines[i]);
+  free(node.type);
+  free(node.name);
+  run_stats_free(&node.us);
+  run_stats_free(&profile.total_us);
+}
+END_TEST
+
+START_TEST(detection_ground_truth_and_average_precision) {
+  detection_box unit = {0, 1, 0, 1}, half = {0, 1, 0, 0.5f}, apart = {0, 1, 2, 3};
+  ck_assert_double_eq_tol(detection_iou(&unit, &half), 0.5, 1e-9);
+  ck_assert_double_eq_tol(detection_iou(&unit, &apart), 0.0, 1e-9);
+  detection_ground_truth truth;
+  assert_ok(detection_ground_truth_parse(
+      "detection_results { image_name: \"x.png\"  # a comment\n"
+      "  objects { class_id: 1 bounding_box { normalized_top: 0 normalized_bottom: 1 "
+      "normalized_left: 0 normalized_right: 1 } }\n"
+      "  objects: { class_id: 2, bounding_box: { normalized_top: 0, normalized_bottom: 1, "
+      "normalized_left: 0, normalized_right: 0.5 } } }\n",
+      "truth", &truth));
+  ck_assert_uint_eq(truth.image_count, 1);
+  ck_assert_str_eq(truth.images[0].name, "x.png");
+  ck_assert_uint_eq(truth.images[0].object_count, 2);
+  ck_assert_int_eq(truth.images[0].objects[1].class_id, 2);
+  ck_assert_float_eq(truth.images[0].objects[1].box.right, 0.5f);
+  /* Class 1: a wrong box scored above the right one: precision 1/2 at
+   * recall 1, AP 0.5 at every threshold. Class 2: no detection, AP 0. */
+  detection_image predicted = {0};
+  detection_object wrong = {1, apart, 0.9f}, right = {1, unit, 0.8f};
+  assert_ok(detection_image_add(&predicted, &wrong));
+  assert_ok(detection_image_add(&predicted, &right));
+  detection_precision precision;
+  assert_ok(detection_average_precision(truth.images, &predicted, 1, &precision));
+  ck_assert_uint_eq(precision.class_count, 2);
+  ck_assert_double_eq_tol(precision.iou_threshold[9], 0.95, 1e-9);
+  for (int t = 0; t < DETECTION_THRESHOLD_COUNT; ++t)
+    ck_assert_double_eq_tol(precision.average_precision[t], 0.25, 1e-9);
+  ck_assert_double_eq_tol(precision.mean_average_precision, 0.25, 1e-9);
+  free(predicted.objects);
+  detection_ground_truth_free(&truth);
+  tflaccel_status status = detection_ground_truth_parse(
+      "detection_results { image_name: \"x.png\" objects { bounding_box { normalized_top: 0 "
+      "normalized_bottom: 1 normalized_left: 0 normalized_right: 1 } } }",
+      "truth", &truth);
+  ck_assert_ptr_nonnull(status);
+  ck_assert_str_eq(tflaccel_status_message(status), "truth:1: an object lacks class_id");
+  tflaccel_status_free(status);
+  status = detection_ground_truth_parse("detection_results { image_name: \"x.png }", "truth", &truth);
+  ck_assert_ptr_nonnull(status);
+  ck_assert_str_eq(tflaccel_status_message(status), "truth:1: a string is not closed");
+  tflaccel_status_free(status);
+}
+END_TEST
+
 int main(void) {
   Suite *suite = suite_create("eval_helpers");
   TCase *images = tcase_create("images");
@@ -246,6 +348,8 @@ int main(void) {
   tcase_add_test(text, foreign_flags_are_refused_or_switched_off);
   tcase_add_test(text, directories_are_made_with_their_parents);
   tcase_add_test(text, op_profile_tables);
+  tcase_add_test(text, op_profile_lists_a_partitions_kernels);
+  tcase_add_test(text, detection_ground_truth_and_average_precision);
   suite_add_tcase(suite, text);
   return test_run_suite(suite);
 }

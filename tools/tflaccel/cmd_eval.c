@@ -1,5 +1,6 @@
-/* tflaccel eval: task evaluation as LiteRT's run_eval for image
- * classification. Every labelled photo in a directory (sorted by file name,
+/* tflaccel eval: task evaluation as LiteRT's run_eval, for image
+ * classification here and for object detection in eval_detection.c
+ * (--task object_detection, or --ground_truth_proto). Every labelled photo in a directory (sorted by file name,
  * .jpg/.jpeg/.png) is decoded, preprocessed for the model's input
  * (image_preprocess.h) and classified; the figures are the top-1 to top-K
  * accuracy over the images, printed as run_eval prints them. */
@@ -22,6 +23,7 @@
 #include "tools/tflaccel/cli_options.h"
 #include "tools/tflaccel/commands.h"
 #include "tools/tflaccel/delegate_flag.h"
+#include "tools/tflaccel/eval_detection.h"
 #include "tools/tflaccel/foreign_flags.h"
 #include "tools/tflaccel/image_decode.h"
 #include "tools/tflaccel/image_preprocess.h"
@@ -41,7 +43,13 @@ typedef struct eval_options {
   const char *images_path, *ground_truth_labels, *model_output_labels;
   const char *output_file_path, *denylist_path;
   long num_images, num_ranks;
+  const char *task;               /* NULL: object_detection with --ground_truth_proto */
+  const char *ground_truth_proto; /* object detection's ground truth */
+  int debug_mode;                 /* object detection: print every image's detections */
 } eval_options;
+
+#define TASK_CLASSIFICATION "image_classification"
+#define TASK_DETECTION "object_detection"
 
 /* The evaluation's inputs, read and checked before any image is decoded. */
 typedef struct eval_data {
@@ -54,6 +62,9 @@ typedef struct eval_data {
 static void print_help(void) {
   printf("usage: tflaccel eval [--model_file=]MODEL --ground_truth_images_path=DIR\n"
          "                     --ground_truth_labels=FILE --model_output_labels=FILE [options]\n"
+         "       tflaccel eval [--task=object_detection] [--model_file=]MODEL\n"
+         "                     --ground_truth_images_path=DIR --ground_truth_proto=FILE\n"
+         "                     --model_output_labels=FILE [options]\n"
          "Image classification accuracy like LiteRT's run_eval: every .jpg/.jpeg/.png in DIR,\n"
          "in file-name order, is cropped to its central 87.5%%, resized (bilinear) to the\n"
          "model's input, normalized to (x - mean) / std (the NormalizationOptions of the\n"
@@ -70,6 +81,13 @@ static void print_help(void) {
          "                               (--blacklist_file_path is the old name)\n"
          "  --num_interpreter_threads N  CPU threads (same as --threads)\n"
          "  --num_threads N              run_eval's dataset shards: accepted, images run in turn\n"
+         "  --task image_classification|object_detection  the task (default: object_detection\n"
+         "                               with --ground_truth_proto, else image_classification)\n"
+         "  --ground_truth_proto FILE    object detection: the ObjectDetectionGroundTruth text\n"
+         "                               proto naming each image in DIR and its objects; the model\n"
+         "                               gives SSD outputs (boxes, classes, scores, count); prints\n"
+         "                               the AP at IoU 0.5 to 0.95 and the overall mAP\n"
+         "  --debug_mode                 object detection: print every image's detections\n"
          "  --delegate gpu|xnnpack|none  gpu,cpu_ref; cpu_xnnpack,cpu_ref; cpu_ref\n"
          "  --use_gpu, --use_xnnpack     the same as switches\n"
          "%s",
@@ -92,12 +110,26 @@ static int parse_eval_flag(int argc, char **argv, int *index, void *untyped_opti
       {"--output_file_path", offsetof(eval_options, output_file_path)},
       {"--denylist_file_path", offsetof(eval_options, denylist_path)},
       {"--blacklist_file_path", offsetof(eval_options, denylist_path)},
+      {"--ground_truth_proto", offsetof(eval_options, ground_truth_proto)},
   };
   for (size_t i = 0; i < sizeof text_flags / sizeof text_flags[0]; ++i)
     if ((match = cli_match_value(COMMAND, argc, argv, index, text_flags[i].name, &value)) != 0) {
       if (match > 0) *(const char **)((char *)options + text_flags[i].offset) = value;
       return match;
     }
+  if ((match = cli_match_value(COMMAND, argc, argv, index, "--task", &value)) != 0) {
+    if (match < 0) return -1;
+    if (strcmp(value, TASK_CLASSIFICATION) != 0 && strcmp(value, TASK_DETECTION) != 0) {
+      fprintf(stderr, COMMAND ": --task must be " TASK_CLASSIFICATION " or " TASK_DETECTION
+                              ", not '%s'\n",
+              value);
+      return -1;
+    }
+    options->task = value;
+    return 1;
+  }
+  if ((match = bench_match_bool(COMMAND, argc, argv, index, "--debug_mode", &options->debug_mode)) != 0)
+    return match;
   if ((match = cli_match_value(COMMAND, argc, argv, index, "--num_images", &value)) != 0)
     return match < 0 || !cli_parse_int(COMMAND, "--num_images", value, 0, 1000000000L,
                                        &options->num_images)
@@ -139,10 +171,24 @@ static int parse_arguments(int argc, char **argv, eval_options *options, int *ex
                                    &options->compile,
                                    &options->model_path};
   if (!bench_parse_command_line(&line, argc, argv, exit_code)) return 0;
-  const char *missing = !options->images_path           ? "--ground_truth_images_path"
-                        : !options->ground_truth_labels ? "--ground_truth_labels"
-                        : !options->model_output_labels ? "--model_output_labels"
-                                                        : NULL;
+  if (options->task == NULL)
+    options->task = options->ground_truth_proto != NULL ? TASK_DETECTION : TASK_CLASSIFICATION;
+  int detection = !strcmp(options->task, TASK_DETECTION);
+  const char *wrong = detection && options->ground_truth_labels ? "--ground_truth_labels"
+                      : detection && options->denylist_path     ? "--denylist_file_path"
+                      : detection && options->num_ranks != DEFAULT_NUM_RANKS ? "--num_ranks"
+                      : !detection && options->ground_truth_proto ? "--ground_truth_proto"
+                      : !detection && options->debug_mode > 0    ? "--debug_mode"
+                                                                 : NULL;
+  if (wrong != NULL) {
+    fprintf(stderr, COMMAND ": %s is not a flag of --task=%s\n", wrong, options->task);
+    return 0;
+  }
+  const char *missing = !options->images_path                       ? "--ground_truth_images_path"
+                        : detection && !options->ground_truth_proto ? "--ground_truth_proto"
+                        : !detection && !options->ground_truth_labels ? "--ground_truth_labels"
+                        : !options->model_output_labels               ? "--model_output_labels"
+                                                                      : NULL;
   if (missing != NULL) {
     fprintf(stderr, COMMAND ": %s is required (try --help)\n", missing);
     return 0;
@@ -371,6 +417,20 @@ int tflaccel_cmd_eval(int argc, char **argv) {
   delegate_choice_init(&options.delegate);
   int exit_code = 2;
   if (!parse_arguments(argc, argv, &options, &exit_code)) return exit_code;
+  if (!strcmp(options.task, TASK_DETECTION)) {
+    eval_detection_options detection = {
+        .compile = &options.compile,
+        .command = COMMAND,
+        .model_path = options.model_path,
+        .images_path = options.images_path,
+        .ground_truth_proto = options.ground_truth_proto,
+        .model_output_labels = options.model_output_labels,
+        .output_file_path = options.output_file_path,
+        .num_images = options.num_images,
+        .debug_mode = options.debug_mode > 0,
+    };
+    return eval_detection_run(&detection);
+  }
 
   tflaccel_model *model = NULL;
   tflaccel_environment *environment = NULL;
@@ -420,7 +480,7 @@ int tflaccel_cmd_eval(int argc, char **argv) {
     int64_t start = bench_clock_microseconds();
     status = image_decode_file(data.images.lines[i], &image);
     if (status == NULL)
-      status = image_preprocess(&image, &input, &normalization,
+      status = image_preprocess(&image, &input, &normalization, IMAGE_CROP_FRACTION,
                                 tflaccel_tensor_buffer_data(buffers.inputs[0]),
                                 tflaccel_tensor_buffer_byte_size(buffers.inputs[0]));
     rgb_image_free(&image);

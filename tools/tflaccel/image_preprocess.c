@@ -51,8 +51,8 @@ static long clamp_round(double value, long low, long high) {
 }
 
 tflaccel_status image_preprocess(const rgb_image *image, const tflaccel_tensor_info *input,
-                                 const image_normalization *normalization, void *data,
-                                 size_t size) {
+                                 const image_normalization *normalization, double crop_fraction,
+                                 void *data, size_t size) {
   const char *why = NULL;
   if (!image_input_supported(input, &why))
     return tflaccel_status_make(TFLACCEL_UNSUPPORTED, "%s", why);
@@ -63,10 +63,11 @@ tflaccel_status image_preprocess(const rgb_image *image, const tflaccel_tensor_i
                                 size, count * tflaccel_dtype_size(input->dtype));
   int zero_std = 0;
   for (int c = 0; c < 3; ++c) zero_std |= normalization->std[c] == 0.0f;
-  if (image->width == 0 || image->height == 0 || zero_std)
-    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "empty image or zero std");
+  if (image->width == 0 || image->height == 0 || zero_std || !(crop_fraction > 0.0) ||
+      crop_fraction > 1.0)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "empty image, zero std or bad crop");
   /* The central crop, then pixel centres mapped onto it. */
-  double crop_h = image->height * IMAGE_CROP_FRACTION, crop_w = image->width * IMAGE_CROP_FRACTION;
+  double crop_h = image->height * crop_fraction, crop_w = image->width * crop_fraction;
   double top = (image->height - crop_h) / 2, left = (image->width - crop_w) / 2;
   double scale_y = crop_h / height, scale_x = crop_w / width;
   int quantized = input->quantization.count > 0 && input->quantization.scales[0] != 0.0f;

@@ -1,5 +1,5 @@
 /* TFLite's image classification preprocessing (run_eval): a central crop
- * keeping 87.5% of each side, bilinear resize to the input's height and
+ * keeping 87.5% of each side (none for object detection), bilinear resize to the input's height and
  * width, then the input's type. Pixels x in 0..255 become
  * f = (x - mean) / std per channel (mean 127.5, std 127.5 unless the
  * caller gives the model metadata's, model_metadata.h); float inputs take f, quantized inputs
@@ -28,9 +28,11 @@ extern const image_normalization image_default_normalization;
  * uint8 or int8; else 0 with *why set. */
 int image_input_supported(const tflaccel_tensor_info *input, const char **why);
 
-/* Writes the preprocessed image into data (size: the input's byte size). */
+/* Writes the preprocessed image into data (size: the input's byte size),
+ * after a central crop keeping crop_fraction of each side
+ * (IMAGE_CROP_FRACTION for classification, 1 for detection). */
 tflaccel_status image_preprocess(const rgb_image *image, const tflaccel_tensor_info *input,
-                                 const image_normalization *normalization, void *data,
-                                 size_t size);
+                                 const image_normalization *normalization, double crop_fraction,
+                                 void *data, size_t size);
 
 #endif

@@ -1,0 +1,266 @@
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tflaccel/tflaccel.h"
+#include "tools/tflaccel/bench_buffers.h"
+#include "tools/tflaccel/bench_clock.h"
+#include "tools/tflaccel/bench_placement.h"
+#include "tools/tflaccel/detection_ground_truth.h"
+#include "tools/tflaccel/detection_metrics.h"
+#include "tools/tflaccel/eval_detection.h"
+#include "tools/tflaccel/image_decode.h"
+#include "tools/tflaccel/image_preprocess.h"
+#include "tools/tflaccel/model_metadata.h"
+#include "tools/tflaccel/stats.h"
+#include "tools/tflaccel/terminal_progress.h"
+#include "tools/tflaccel/text_lines.h"
+
+#define PROGRESS_DELAY_US 1000000
+
+/* Output k of the model must be float32 of the shape SSD post-processing
+ * gives; *detections gets N. */
+static tflaccel_status check_output(const tflaccel_compiled_model *compiled, uint32_t k,
+                                    const char *what, uint32_t rank, int32_t last,
+                                    int32_t *detections) {
+  tflaccel_tensor_info info = {.struct_size = sizeof info};
+  tflaccel_status status = tflaccel_compiled_model_output_info(compiled, k, &info);
+  if (status != NULL) return status;
+  int shaped = info.rank == rank && info.shape[0] == 1 && info.dtype == TFLACCEL_DTYPE_FLOAT32;
+  if (shaped && rank == 3) shaped = info.shape[2] == last;
+  if (shaped && rank >= 2) {
+    if (*detections < 0) *detections = info.shape[1];
+    shaped = info.shape[1] == *detections && *detections > 0;
+  }
+  if (!shaped)
+    return tflaccel_status_make(TFLACCEL_UNSUPPORTED,
+                                "not an SSD-style detector: output %u is not %s (float32, as "
+                                "TFLite_Detection_PostProcess gives)",
+                                k, what);
+  return NULL;
+}
+
+static tflaccel_status check_model(const tflaccel_compiled_model *compiled,
+                                   tflaccel_tensor_info *input, int32_t *detections) {
+  if (tflaccel_compiled_model_input_count(compiled) != 1 ||
+      tflaccel_compiled_model_output_count(compiled) < 4)
+    return tflaccel_status_make(TFLACCEL_UNSUPPORTED,
+                                "not an SSD-style detector: the model has %u inputs and %u "
+                                "outputs (1 image in; boxes, classes, scores, count out)",
+                                tflaccel_compiled_model_input_count(compiled),
+                                tflaccel_compiled_model_output_count(compiled));
+  input->struct_size = sizeof *input;
+  tflaccel_status status = tflaccel_compiled_model_input_info(compiled, 0, input);
+  if (status != NULL) return status;
+  const char *why = NULL;
+  if (!image_input_supported(input, &why))
+    return tflaccel_status_make(TFLACCEL_UNSUPPORTED, "not an image detector: %s", why);
+  *detections = -1;
+  status = check_output(compiled, 0, "boxes [1, N, 4]", 3, 4, detections);
+  if (status == NULL) status = check_output(compiled, 1, "classes [1, N]", 2, 0, detections);
+  if (status == NULL) status = check_output(compiled, 2, "scores [1, N]", 2, 0, detections);
+  if (status == NULL) status = check_output(compiled, 3, "the count [1]", 1, 0, detections);
+  return status;
+}
+
+/* The detections of the run that just finished, into image. */
+static tflaccel_status collect_detections(const model_buffers *buffers, int32_t detections,
+                                          detection_image *image) {
+  const float *boxes = tflaccel_tensor_buffer_data(buffers->outputs[0]);
+  const float *classes = tflaccel_tensor_buffer_data(buffers->outputs[1]);
+  const float *scores = tflaccel_tensor_buffer_data(buffers->outputs[2]);
+  const float *count = tflaccel_tensor_buffer_data(buffers->outputs[3]);
+  double valid = isfinite(count[0]) ? floor(count[0]) : 0.0;
+  if (valid < 0) valid = 0;
+  if (valid > detections) valid = detections;
+  for (int32_t i = 0; i < (int32_t)valid; ++i) {
+    const float *box = boxes + (size_t)i * 4;
+    if (!isfinite(classes[i]) || !isfinite(scores[i]) || classes[i] < 0 ||
+        classes[i] > (float)(INT32_MAX - DETECTION_CLASS_OFFSET))
+      continue; /* nothing a class id can name */
+    detection_object object = {
+        .class_id = (int32_t)classes[i] + DETECTION_CLASS_OFFSET,
+        .box = {.top = box[0], .left = box[1], .bottom = box[2], .right = box[3]},
+        .score = scores[i],
+    };
+    tflaccel_status status = detection_image_add(image, &object);
+    if (status != NULL) return status;
+  }
+  return NULL;
+}
+
+/* run_eval's debug_mode listing of one image's detections. */
+static void print_detections(const detection_image *truth, const detection_image *image) {
+  printf("======================================================\n\n");
+  printf("Image: %s\n\n", truth->name);
+  for (size_t o = 0; o < image->object_count; ++o) {
+    const detection_object *object = &image->objects[o];
+    printf("Object [%zu]\n", o);
+    printf("  Score: %g\n", object->score);
+    printf("  Class-ID: %d\n", object->class_id);
+    printf("  Bounding Box:\n");
+    printf("    Normalized Top: %g\n", object->box.top);
+    printf("    Normalized Bottom: %g\n", object->box.bottom);
+    printf("    Normalized Left: %g\n", object->box.left);
+    printf("    Normalized Right: %g\n", object->box.right);
+  }
+}
+
+static void print_figures(FILE *out, size_t runs, const run_stats *preprocessing,
+                          const run_stats *inference, const detection_precision *precision) {
+  fprintf(out, "Num evaluation runs: %zu\n", runs);
+  fprintf(out, "Preprocessing latency: avg=%g(us), std_dev=%.0f(us)\n",
+          run_stats_average(preprocessing), trunc(run_stats_std_deviation(preprocessing)));
+  fprintf(out, "Inference latency: avg=%g(us), std_dev=%.0f(us)\n", run_stats_average(inference),
+          trunc(run_stats_std_deviation(inference)));
+  for (int t = 0; t < DETECTION_THRESHOLD_COUNT; ++t)
+    fprintf(out, "Average Precision [IOU Threshold=%g]: %g\n", precision->iou_threshold[t],
+            precision->average_precision[t]);
+  fprintf(out, "Overall mAP: %g\n", precision->mean_average_precision);
+}
+
+/* Ground-truth class ids must name a label; the images must exist. */
+static tflaccel_status check_ground_truth(const eval_detection_options *options,
+                                          const detection_ground_truth *truth,
+                                          size_t image_count, size_t label_count) {
+  for (size_t i = 0; i < image_count; ++i)
+    for (size_t o = 0; o < truth->images[i].object_count; ++o)
+      if ((size_t)truth->images[i].objects[o].class_id >= label_count)
+        return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT,
+                                    "--ground_truth_proto: %s: class_id %d (image %s) is not a "
+                                    "line of %s (%zu labels)",
+                                    options->ground_truth_proto,
+                                    truth->images[i].objects[o].class_id, truth->images[i].name,
+                                    options->model_output_labels, label_count);
+  return NULL;
+}
+
+int eval_detection_run(const eval_detection_options *options) {
+  tflaccel_model *model = NULL;
+  tflaccel_environment *environment = NULL;
+  tflaccel_compiled_model *compiled = NULL;
+  model_buffers buffers = {0};
+  op_placement placement = {0};
+  detection_ground_truth truth = {0};
+  text_lines labels = {0};
+  detection_image *predicted = NULL;
+  rgb_image image = {0};
+  char *path = NULL;
+  run_stats preprocessing, inference;
+  run_stats_init(&preprocessing);
+  run_stats_init(&inference);
+  terminal_progress progress = {0};
+  size_t image_count = 0;
+  int exit_code = 1;
+  tflaccel_status status = tflaccel_model_load_file(options->model_path, &model);
+  if (status != NULL) goto report;
+  if (!cli_compile(options->command, options->compile, model, &environment, &compiled)) goto done;
+  tflaccel_tensor_info input;
+  int32_t detections = 0;
+  status = check_model(compiled, &input, &detections);
+  image_normalization normalization = image_default_normalization;
+  int from_metadata = 0;
+  if (status == NULL)
+    status = model_input_normalization(model, 0, 3, &normalization, &from_metadata);
+  if (status == NULL && (status = text_lines_read(options->model_output_labels, &labels)) != NULL)
+    status = tflaccel_status_annotate(status, "--model_output_labels");
+  if (status == NULL &&
+      (status = detection_ground_truth_read(options->ground_truth_proto, &truth)) != NULL)
+    status = tflaccel_status_annotate(status, "--ground_truth_proto");
+  if (status == NULL) {
+    image_count = truth.image_count;
+    if (options->num_images > 0 && (size_t)options->num_images < image_count)
+      image_count = (size_t)options->num_images;
+    status = check_ground_truth(options, &truth, image_count, labels.count);
+  }
+  if (status == NULL && (predicted = calloc(image_count + 1, sizeof *predicted)) == NULL)
+    status = tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "out of memory");
+  if (status == NULL) status = model_buffers_create(compiled, &buffers);
+  if (status == NULL) status = op_placement_collect(compiled, &placement);
+  if (status != NULL) goto report;
+  const char *selection = tflaccel_environment_selection(environment);
+  printf("Test accelerators: [%s]\n", selection ? selection : "");
+  op_placement_print(stdout, &placement);
+  printf("Input normalization: mean [%g, %g, %g], std [%g, %g, %g] (%s)\n", normalization.mean[0],
+         normalization.mean[1], normalization.mean[2], normalization.std[0], normalization.std[1],
+         normalization.std[2], from_metadata ? "the model's metadata" : "run_eval's default");
+  fflush(stdout);
+
+  terminal_progress_start(&progress, PROGRESS_DELAY_US);
+  for (size_t i = 0; i < image_count && status == NULL; ++i) {
+    size_t length = strlen(options->images_path) + strlen(truth.images[i].name) + 2;
+    free(path);
+    if ((path = malloc(length)) == NULL) {
+      status = tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "out of memory");
+      break;
+    }
+    snprintf(path, length, "%s/%s", options->images_path, truth.images[i].name);
+    int64_t start = bench_clock_microseconds();
+    status = image_decode_file(path, &image);
+    if (status == NULL)
+      status = image_preprocess(&image, &input, &normalization, 1.0,
+                                tflaccel_tensor_buffer_data(buffers.inputs[0]),
+                                tflaccel_tensor_buffer_byte_size(buffers.inputs[0]));
+    rgb_image_free(&image);
+    int64_t preprocessed = bench_clock_microseconds();
+    if (status == NULL) status = model_buffers_run(compiled, &buffers);
+    int64_t end = bench_clock_microseconds();
+    if (status == NULL) status = run_stats_add(&preprocessing, (double)(preprocessed - start));
+    if (status == NULL) status = run_stats_add(&inference, (double)(end - preprocessed));
+    if (status == NULL) status = collect_detections(&buffers, detections, &predicted[i]);
+    if (status == NULL && options->debug_mode) {
+      terminal_progress_finish(&progress);
+      print_detections(&truth.images[i], &predicted[i]);
+    }
+    terminal_progress_update(&progress, options->command, (long)i + 1, (long)image_count);
+  }
+  terminal_progress_finish(&progress);
+  detection_precision precision;
+  if (status == NULL)
+    status = detection_average_precision(truth.images, predicted, image_count, &precision);
+  if (status != NULL) goto report;
+  if (options->debug_mode) printf("======================================================\n\n");
+  print_figures(stdout, image_count, &preprocessing, &inference, &precision);
+  fflush(stdout);
+  exit_code = 0;
+  if (options->output_file_path != NULL) {
+    FILE *out = fopen(options->output_file_path, "w");
+    if (out == NULL) {
+      fprintf(stderr, "%s: cannot write %s: %s\n", options->command, options->output_file_path,
+              strerror(errno));
+      exit_code = 1;
+    } else {
+      print_figures(out, image_count, &preprocessing, &inference, &precision);
+      int failed = ferror(out);
+      if (fclose(out) != 0 || failed) {
+        fprintf(stderr, "%s: writing %s failed\n", options->command, options->output_file_path);
+        exit_code = 1;
+      }
+    }
+  }
+  goto done;
+
+report:
+  fflush(stdout);
+  fprintf(stderr, "%s: %s\n", options->command, tflaccel_status_message(status));
+  tflaccel_status_free(status);
+done:
+  free(path);
+  rgb_image_free(&image);
+  for (size_t i = 0; predicted != NULL && i < image_count; ++i) free(predicted[i].objects);
+  free(predicted);
+  text_lines_free(&labels);
+  detection_ground_truth_free(&truth);
+  run_stats_free(&preprocessing);
+  run_stats_free(&inference);
+  op_placement_free(&placement);
+  model_buffers_destroy(&buffers);
+  tflaccel_compiled_model_destroy(compiled);
+  tflaccel_environment_destroy(environment);
+  tflaccel_model_destroy(model);
+  return exit_code;
+}
