@@ -404,14 +404,17 @@ static uint8_t *run_on_counting_inputs(tflaccel_compiled_model *compiled, size_t
 }
 
 /* split_fallback_ops: one cpu_ref partition per op, the same outputs bit
- * for bit, and with profiling on a time for every partition. */
+ * for bit, and with profiling on a time for every partition. The
+ * environment asks for kernel times (profile_kernels): cpu_ref keeps none
+ * (its vtable has no executable_profile), so each partition reads 0. */
 START_TEST(split_fallback_ops_gives_one_partition_per_op) {
   char *dir = test_make_temp_dir();
   char *config_path = write_config(dir, "3");
   tflaccel_environment_options environment_options = {.struct_size = sizeof environment_options,
                                                       .config_path = config_path,
                                                       .accelerators = "cpu_ref",
-                                                      .log_level = "error"};
+                                                      .log_level = "error",
+                                                      .profile_kernels = 1};
   tflaccel_environment *environment = NULL;
   ck_assert_ptr_null(tflaccel_environment_create(&environment_options, &environment));
   tflaccel_model *model = NULL;
@@ -449,6 +452,17 @@ START_TEST(split_fallback_ops_gives_one_partition_per_op) {
   }
   status = tflaccel_compiled_model_partition_run_us(split, ops, &us);
   ck_assert_ptr_nonnull(status);
+  tflaccel_status_free(status);
+  uint32_t kernels = 99;
+  ck_assert_ptr_null(tflaccel_compiled_model_read_kernel_profile(split, 0, &kernels));
+  ck_assert_uint_eq(kernels, 0);
+  tflaccel_kernel_profile kernel = {.struct_size = sizeof kernel};
+  status = tflaccel_compiled_model_kernel_profile(split, 0, 0, &kernel);
+  ck_assert_ptr_nonnull(status); /* nothing was read */
+  tflaccel_status_free(status);
+  status = tflaccel_compiled_model_read_kernel_profile(split, ops, &kernels);
+  ck_assert_ptr_nonnull(status);
+  ck_assert_str_eq(tflaccel_status_message(status), "partition 63 out of range (63 partitions)");
   tflaccel_status_free(status);
   free(a);
   free(b);
