@@ -32,7 +32,7 @@ uint32_t gpu_executable_dispatch_count(const gpu_executable *executable) {
   return executable->program.dispatch_count;
 }
 
-void gpu_executable_profile(const gpu_executable *executable, tflaccel_kernel_time_fn report,
+void gpu_executable_profile(gpu_executable *executable, tflaccel_kernel_time_fn report,
                             void *context) {
   if (executable->profile != NULL)
     gpu_profile_report(executable->profile, &executable->program, report, context);

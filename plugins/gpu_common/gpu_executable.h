@@ -23,8 +23,9 @@ tflaccel_status gpu_executable_run(gpu_executable *executable, const tflaccel_bi
                                    uint32_t binding_count);
 
 /* Reports every dispatch with its GPU time over the runs so far; nothing
- * unless the backend times dispatches (plugin option profile = 1). */
-void gpu_executable_profile(const gpu_executable *executable, tflaccel_kernel_time_fn report,
+ * unless the backend times dispatches (plugin option profile = 1). The
+ * destroy-time log of the times is left out then. */
+void gpu_executable_profile(gpu_executable *executable, tflaccel_kernel_time_fn report,
                             void *context);
 
 /* Dispatches one run queues (for benchmarks and tests). */

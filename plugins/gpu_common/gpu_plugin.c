@@ -142,7 +142,7 @@ static tflaccel_status executable_profile(tflaccel_device *device, tflaccel_exec
     return self->host->status_make(TFLACCEL_INVALID_ARGUMENT,
                                    "%s: executable_profile without an executable or a callback",
                                    self->backend.plugin_name);
-  gpu_executable_profile((const gpu_executable *)executable, report, context);
+  gpu_executable_profile((gpu_executable *)executable, report, context);
   return NULL;
 }
 

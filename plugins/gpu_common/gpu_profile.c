@@ -9,6 +9,7 @@ struct gpu_profile {
   uint32_t dispatch_count;
   uint64_t runs;
   uint64_t discarded_runs; /* whose times the backend could not trust */
+  int32_t reported;        /* the times went to the core (executable_profile) */
   double wall_sum_us, wall_min_us;
   /* Per dispatch: the sum and min over the runs, and the run being added. */
   double *sum_us, *min_us, *last_us;
@@ -117,7 +118,8 @@ static double share_percent(double part, double total) {
 void gpu_profile_log(gpu_profile *profile, const gpu_backend *backend, const gpu_program *program,
                      uint32_t op_count) {
   const tflaccel_host_services *host = backend->host;
-  if (!host->log_enabled(host->context, TFLACCEL_LOG_INFO)) return;
+  /* Whoever read the times through the core shows them itself. */
+  if (profile->reported || !host->log_enabled(host->context, TFLACCEL_LOG_INFO)) return;
   if (profile->discarded_runs > 0)
     host->log(host->context, TFLACCEL_LOG_INFO,
               "profile: %llu runs left out: the device could not time them",
@@ -157,8 +159,9 @@ void gpu_profile_log(gpu_profile *profile, const gpu_backend *backend, const gpu
             total_us, wall_us, profile->wall_min_us, share_percent(total_us, wall_us));
 }
 
-void gpu_profile_report(const gpu_profile *profile, const gpu_program *program,
+void gpu_profile_report(gpu_profile *profile, const gpu_program *program,
                         tflaccel_kernel_time_fn report, void *context) {
+  profile->reported = 1;
   for (uint32_t i = 0; i < profile->dispatch_count; ++i) {
     const gpu_dispatch *dispatch = &program->dispatches[i];
     double total_ns = profile->sum_us[i] * 1e3;

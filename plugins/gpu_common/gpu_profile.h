@@ -3,7 +3,8 @@
  * (gpu_backend.profile_read) and its wall time; when the partition is
  * destroyed, one table at INFO level: per dispatch the mean and min over
  * the runs and the share of the total, per kernel the count and total, and
- * the dispatches' sum against the runs' mean wall time. */
+ * the dispatches' sum against the runs' mean wall time, unless the times
+ * were read through executable_profile. */
 #ifndef TFLACCEL_GPU_COMMON_GPU_PROFILE_H
 #define TFLACCEL_GPU_COMMON_GPU_PROFILE_H
 
@@ -31,8 +32,9 @@ void gpu_profile_log(gpu_profile *profile, const gpu_backend *backend, const gpu
                      uint32_t op_count);
 
 /* Reports each dispatch of the program with its runs and GPU time so far
- * (tflaccel_device_vtable.executable_profile). */
-void gpu_profile_report(const gpu_profile *profile, const gpu_program *program,
+ * (tflaccel_device_vtable.executable_profile); gpu_profile_log then logs
+ * nothing, the caller having the times. */
+void gpu_profile_report(gpu_profile *profile, const gpu_program *program,
                         tflaccel_kernel_time_fn report, void *context);
 
 /* A backend's profile_read over the times it kept of the last run:

@@ -270,6 +270,101 @@ START_TEST(profiled_runs_log_a_line_per_dispatch) {
 }
 END_TEST
 
+/* The environment option profile_kernels turns the timers on though the
+ * config says profile = 0, and the times reach the API
+ * (tflaccel_compiled_model_read_kernel_profile, from the ABI's
+ * executable_profile): every GPU partition reports its launches, each timed
+ * over the runs, each naming an op of its partition (or none: a layout
+ * conversion), the ops they stand for no more than the partition's; read
+ * that way, the plugin logs no table at destroy. */
+START_TEST(kernel_times_reach_the_api) {
+  const char *data = getenv("TFLACCEL_TEST_DATA");
+  ck_assert_msg(data != NULL, "TFLACCEL_TEST_DATA is not set (run through make check)");
+  char *dir = test_make_temp_dir();
+  char *config = write_config(dir, "0");
+  stderr_capture capture;
+  capture_begin(&capture, dir);
+  tflaccel_environment_options environment_options = {.struct_size = sizeof environment_options,
+                                                       .config_path = config,
+                                                       .accelerators =
+                                                           PROFILE_TEST_ACCELERATOR ",cpu_ref",
+                                                       .log_level = "info",
+                                                       .profile_kernels = 1};
+  tflaccel_environment *environment = NULL;
+  tflaccel_status status = tflaccel_environment_create(&environment_options, &environment);
+  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+  char path[4096];
+  FORMAT_PATH(path, "%s/%s.tflite", data, MODEL_NAME);
+  tflaccel_model *model = NULL;
+  ck_assert_ptr_null(tflaccel_model_load_file(path, &model));
+  tflaccel_compilation_options options;
+  tflaccel_compilation_options_init(&options);
+  tflaccel_compiled_model *compiled = NULL;
+  status = tflaccel_compiled_model_create(environment, model, &options, &compiled);
+  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+  uint32_t inputs = tflaccel_compiled_model_input_count(compiled);
+  uint32_t outputs = tflaccel_compiled_model_output_count(compiled);
+  tflaccel_tensor_buffer *in[MAX_TENSORS] = {0}, *out[MAX_TENSORS] = {0};
+  ck_assert_uint_le(inputs, MAX_TENSORS);
+  ck_assert_uint_le(outputs, MAX_TENSORS);
+  for (uint32_t i = 0; i < inputs; ++i)
+    ck_assert_ptr_null(tflaccel_compiled_model_create_input_buffer(compiled, i, &in[i]));
+  for (uint32_t i = 0; i < outputs; ++i)
+    ck_assert_ptr_null(tflaccel_compiled_model_create_output_buffer(compiled, i, &out[i]));
+  for (int run = 0; run < PROFILED_RUNS; ++run)
+    ck_assert_ptr_null(tflaccel_compiled_model_run(compiled, in, inputs, out, outputs));
+  uint32_t gpu_partitions = 0, launches = 0;
+  for (uint32_t p = 0; p < tflaccel_compiled_model_partition_count(compiled); ++p) {
+    tflaccel_partition_info partition = {.struct_size = sizeof partition};
+    ck_assert_ptr_null(tflaccel_compiled_model_partition_info(compiled, p, &partition));
+    uint32_t count = 0;
+    ck_assert_ptr_null(tflaccel_compiled_model_read_kernel_profile(compiled, p, &count));
+    if (strcmp(partition.accelerator, PROFILE_TEST_ACCELERATOR) != 0) {
+      ck_assert_uint_eq(count, 0); /* cpu_ref keeps no kernel times */
+      continue;
+    }
+    ++gpu_partitions;
+    ck_assert_uint_gt(count, 0);
+    uint32_t covered = 0;
+    for (uint32_t k = 0; k < count; ++k) {
+      tflaccel_kernel_profile kernel = {.struct_size = sizeof kernel};
+      ck_assert_ptr_null(tflaccel_compiled_model_kernel_profile(compiled, p, k, &kernel));
+      ck_assert_msg(strncmp(kernel.kernel, "gpu_", 4) == 0, "kernel %s", kernel.kernel);
+      /* gpu_gl leaves out a run with a disjoint event. */
+      ck_assert_uint_le(kernel.runs, PROFILED_RUNS);
+      ck_assert_uint_gt(kernel.runs, 0);
+      ck_assert_msg(kernel.total_ns > 0, "%s timed 0 ns", kernel.kernel);
+      if (kernel.first_op == UINT32_MAX) {
+        ck_assert_uint_eq(kernel.op_count, 0);
+        continue;
+      }
+      int found = 0;
+      for (uint32_t i = 0; i < partition.op_count; ++i) found |= partition.ops[i] == kernel.first_op;
+      ck_assert_msg(found, "kernel %u names op %u, not one of its partition", k, kernel.first_op);
+      ck_assert_uint_ge(kernel.op_count, 1);
+      covered += kernel.op_count;
+    }
+    ck_assert_uint_le(covered, partition.op_count);
+    launches += count;
+  }
+  ck_assert_uint_gt(gpu_partitions, 0);
+  printf("%s: %u partition(s), %u kernel launches read through the API\n",
+         PROFILE_TEST_ACCELERATOR, gpu_partitions, launches);
+  for (uint32_t i = 0; i < inputs; ++i) tflaccel_tensor_buffer_destroy(in[i]);
+  for (uint32_t i = 0; i < outputs; ++i) tflaccel_tensor_buffer_destroy(out[i]);
+  tflaccel_compiled_model_destroy(compiled);
+  tflaccel_model_destroy(model);
+  tflaccel_environment_destroy(environment);
+  char *log = capture_end(&capture);
+  ck_assert_msg(strstr(log, LOG_PREFIX "profile: #") == NULL,
+                "the plugin logged a table of times read through the API");
+  free(log);
+  test_remove_tree(dir);
+  free(config);
+  free(dir);
+}
+END_TEST
+
 START_TEST(bad_profile_value_names_the_option) {
   char *dir = test_make_temp_dir();
   char *config = write_config(dir, "yes");
@@ -367,6 +462,7 @@ int main(void) {
   TCase *tcase = tcase_create(PROFILE_TEST_ACCELERATOR);
   tcase_set_timeout(tcase, 900);
   tcase_add_test(tcase, profiled_runs_log_a_line_per_dispatch);
+  tcase_add_test(tcase, kernel_times_reach_the_api);
   tcase_add_test(tcase, bad_profile_value_names_the_option);
 #ifdef PROFILE_TEST_TIMER_EXTENSION
   /* Last: it sets an environment variable, which stays if Check does not
