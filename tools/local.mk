@@ -67,6 +67,8 @@ tools_libtflaccel_cli_la_SOURCES = \
 	tools/tflaccel/eval_detection.h \
 	tools/tflaccel/image_decode.c \
 	tools/tflaccel/image_decode.h \
+	tools/tflaccel/image_list.c \
+	tools/tflaccel/image_list.h \
 	tools/tflaccel/image_preprocess.c \
 	tools/tflaccel/image_preprocess.h \
 	tools/tflaccel/make_directory.c \

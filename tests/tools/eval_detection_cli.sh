@@ -35,6 +35,18 @@ grep -q '^Overall mAP: 0\.653465$' "$scratch/metrics.txt" &&
   grep -q '^Average Precision \[IOU Threshold=0\.5\]: 1$' "$scratch/metrics.txt" ||
   fail "--output_file_path lacks the metrics"
 
+# An image the ground truth does not name has no object (as in run_eval):
+# scenes_extra/c.png's confident detection is a false positive between the
+# two hits, so up to IoU 0.6 the precision is 2/3 at recall 1:
+# AP (51 + 50 x 2/3) / 101 = 0.834983; mAP (3 x 0.834983 + 7 x 0.50495) / 10.
+run eval "$DETECTOR" --ground_truth_images_path="$fixture/scenes_extra" \
+  --model_output_labels="$fixture/detector_labels.txt" $TRUTH --accelerator cpu_ref
+expect_exit 0
+expect_line 'Num evaluation runs: 3'
+expect_line 'Average Precision \[IOU Threshold=0\.6\]: 0\.834983'
+expect_line 'Average Precision \[IOU Threshold=0\.65\]: 0\.50495'
+expect_line 'Overall mAP: 0\.60396'
+
 # --task names it too; --num_images=1 keeps scene a only: every AP is 1.
 run eval "$DETECTOR" --task=object_detection $DATA $TRUTH --accelerator cpu_ref --num_images=1
 expect_exit 0
@@ -96,7 +108,13 @@ printf '\012\003\022\001a\000' >"$scratch/binary.pb"
 run eval "$DETECTOR" $DATA --ground_truth_proto="$scratch/binary.pb"
 expect_one_error "binary.pb: not a text proto"
 run eval "$DETECTOR" $DATA --ground_truth_proto="$fixture/detection_missing_image.pbtxt"
-expect_one_error "tflaccel eval: cannot read $fixture/scenes/nowhere.png: No such file or directory"
+expect_one_error "detection_missing_image.pbtxt: image_name \"nowhere.png\" is not an image in $fixture/scenes"
+cat "$fixture/detection_truth.pbtxt" "$fixture/detection_truth.pbtxt" >"$scratch/twice.pbtxt"
+run eval "$DETECTOR" $DATA --ground_truth_proto="$scratch/twice.pbtxt"
+expect_one_error "twice.pbtxt: image_name \"a.png\" has two detection_results"
+run eval "$DETECTOR" --ground_truth_images_path="$fixture/no_such_dir" \
+  --model_output_labels="$fixture/detector_labels.txt" $TRUTH
+expect_one_error "tflaccel eval: --ground_truth_images_path: cannot read $fixture/no_such_dir: No such file or directory"
 run eval "$DETECTOR" $DATA --ground_truth_proto="$fixture/detection_bad_class.pbtxt"
 expect_one_error "class_id 7 (image a.png) is not a line of $fixture/detector_labels.txt (2 labels)"
 printf 'detection_results { image_name: "a.png" }\n' >"$scratch/no_objects.pbtxt"

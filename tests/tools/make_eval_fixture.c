@@ -302,7 +302,8 @@ static uint8_t *make_scene(uint32_t width, uint32_t height, uint32_t top, uint32
  * their ground truth (ObjectDetectionGroundTruth text proto), and broken
  * ground truth. Scene a: a white square that is exactly the top-left
  * quadrant; scene b: a white square over 0.5..0.9 of each side (IoU 0.64
- * with the bottom-right quadrant). */
+ * with the bottom-right quadrant). scenes_extra/ holds them and scene c,
+ * which the ground truth does not name. */
 static int write_detection_fixture(const char *dir) {
   char path[4096];
   snprintf(path, sizeof path, "%s/detector.tflite", dir);
@@ -311,14 +312,25 @@ static int write_detection_fixture(const char *dir) {
   if (!write_text(path, "background\nsquare\n")) return 0;
   snprintf(path, sizeof path, "%s/scenes", dir);
   if (mkdir(path, 0755) != 0) return fail("cannot make scenes/");
-  uint8_t *a = make_scene(32, 32, 0, 16, 0, 16), *b = make_scene(40, 40, 20, 36, 20, 36);
-  int ok = a != NULL && b != NULL;
-  snprintf(path, sizeof path, "%s/scenes/a.png", dir);
-  ok = ok && write_png(path, a, 32, 32);
-  snprintf(path, sizeof path, "%s/scenes/b.png", dir);
-  ok = ok && write_png(path, b, 40, 40);
+  snprintf(path, sizeof path, "%s/scenes_extra", dir);
+  if (mkdir(path, 0755) != 0) return fail("cannot make scenes_extra/");
+  uint8_t *a = make_scene(32, 32, 0, 16, 0, 16), *b = make_scene(40, 40, 20, 36, 20, 36),
+          *c = make_scene(32, 32, 0, 16, 16, 32);
+  int ok = a != NULL && b != NULL && c != NULL;
+  static const char *const dirs[2] = {"scenes", "scenes_extra"};
+  for (int d = 0; d < 2; ++d) {
+    snprintf(path, sizeof path, "%s/%s/a.png", dir, dirs[d]);
+    ok = ok && write_png(path, a, 32, 32);
+    snprintf(path, sizeof path, "%s/%s/b.png", dir, dirs[d]);
+    ok = ok && write_png(path, b, 40, 40);
+  }
+  /* Only in scenes_extra, and in no ground truth: a square that is exactly
+   * the top-right quadrant, a confident false positive. */
+  snprintf(path, sizeof path, "%s/scenes_extra/c.png", dir);
+  ok = ok && write_png(path, c, 32, 32);
   free(a);
   free(b);
+  free(c);
   if (!ok) return fail("cannot write the scenes");
   snprintf(path, sizeof path, "%s/detection_truth.pbtxt", dir);
   if (!write_text(path,

@@ -6,13 +6,11 @@
  * accuracy over the images, printed as run_eval prints them. */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "tflaccel/tflaccel.h"
 #include "tools/tflaccel/bench_buffers.h"
@@ -26,6 +24,7 @@
 #include "tools/tflaccel/eval_detection.h"
 #include "tools/tflaccel/foreign_flags.h"
 #include "tools/tflaccel/image_decode.h"
+#include "tools/tflaccel/image_list.h"
 #include "tools/tflaccel/image_preprocess.h"
 #include "tools/tflaccel/model_metadata.h"
 #include "tools/tflaccel/stats.h"
@@ -198,62 +197,6 @@ static int parse_arguments(int argc, char **argv, eval_options *options, int *ex
   return resolved > 0;
 }
 
-static int has_image_extension(const char *name) {
-  const char *dot = strrchr(name, '.');
-  return dot != NULL && (!strcasecmp(dot, ".jpg") || !strcasecmp(dot, ".jpeg") ||
-                         !strcasecmp(dot, ".png"));
-}
-
-static int compare_names(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The image files of dir, as full paths sorted by name. */
-static tflaccel_status list_images(const char *dir, text_lines *images) {
-  images->lines = NULL;
-  images->count = 0;
-  DIR *stream = opendir(dir);
-  if (stream == NULL)
-    return tflaccel_status_make(TFLACCEL_IO_ERROR, "--ground_truth_images_path: cannot read %s: %s",
-                                dir, strerror(errno));
-  size_t capacity = 0;
-  tflaccel_status status = NULL;
-  struct dirent *entry;
-  while ((entry = readdir(stream)) != NULL) {
-    if (entry->d_name[0] == '.' || !has_image_extension(entry->d_name)) continue;
-    if (images->count == capacity) {
-      size_t grown = capacity ? capacity * 2 : 64;
-      char **bigger = realloc(images->lines, grown * sizeof *bigger);
-      if (bigger == NULL) {
-        status = tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "out of memory");
-        break;
-      }
-      images->lines = bigger;
-      capacity = grown;
-    }
-    size_t length = strlen(dir) + strlen(entry->d_name) + 2;
-    char *path = malloc(length);
-    if (path == NULL) {
-      status = tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "out of memory");
-      break;
-    }
-    snprintf(path, length, "%s/%s", dir, entry->d_name);
-    images->lines[images->count++] = path;
-  }
-  closedir(stream);
-  if (status == NULL && images->count == 0)
-    status = tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT,
-                                  "--ground_truth_images_path: %s holds no .jpg, .jpeg or .png "
-                                  "image",
-                                  dir);
-  if (status != NULL) {
-    text_lines_free(images);
-    return status;
-  }
-  qsort(images->lines, images->count, sizeof *images->lines, compare_names);
-  return NULL;
-}
-
 /* Removes the denylisted images (1-based indices) and their labels. */
 static tflaccel_status apply_denylist(const char *path, eval_data *data) {
   text_lines denylist;
@@ -303,7 +246,7 @@ static void eval_data_free(eval_data *data) {
  * one another and with the model's class count. */
 static tflaccel_status load_eval_data(const eval_options *options, uint32_t class_count,
                                       eval_data *data) {
-  tflaccel_status status = list_images(options->images_path, &data->images);
+  tflaccel_status status = image_list_read(options->images_path, &data->images);
   if (status != NULL) return status;
   if ((status = text_lines_read(options->ground_truth_labels, &data->truth)) != NULL)
     return tflaccel_status_annotate(status, "--ground_truth_labels");

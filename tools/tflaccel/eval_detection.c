@@ -14,6 +14,7 @@
 #include "tools/tflaccel/detection_metrics.h"
 #include "tools/tflaccel/eval_detection.h"
 #include "tools/tflaccel/image_decode.h"
+#include "tools/tflaccel/image_list.h"
 #include "tools/tflaccel/image_preprocess.h"
 #include "tools/tflaccel/model_metadata.h"
 #include "tools/tflaccel/stats.h"
@@ -94,9 +95,9 @@ static tflaccel_status collect_detections(const model_buffers *buffers, int32_t 
 }
 
 /* run_eval's debug_mode listing of one image's detections. */
-static void print_detections(const detection_image *truth, const detection_image *image) {
+static void print_detections(const char *name, const detection_image *image) {
   printf("======================================================\n\n");
-  printf("Image: %s\n\n", truth->name);
+  printf("Image: %s\n\n", name);
   for (size_t o = 0; o < image->object_count; ++o) {
     const detection_object *object = &image->objects[o];
     printf("Object [%zu]\n", o);
@@ -123,19 +124,42 @@ static void print_figures(FILE *out, size_t runs, const run_stats *preprocessing
   fprintf(out, "Overall mAP: %g\n", precision->mean_average_precision);
 }
 
-/* Ground-truth class ids must name a label; the images must exist. */
-static tflaccel_status check_ground_truth(const eval_detection_options *options,
+static const char *base_name(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash != NULL ? slash + 1 : path;
+}
+
+/* Pairs each image of the directory with its ground truth (none: no
+ * object, as run_eval has it): matched[i] is a view of truth's entry for
+ * images[i]. Every entry must name an image of the directory, once, and
+ * its class ids lines of the labels. */
+static tflaccel_status match_ground_truth(const eval_detection_options *options,
                                           const detection_ground_truth *truth,
-                                          size_t image_count, size_t label_count) {
-  for (size_t i = 0; i < image_count; ++i)
-    for (size_t o = 0; o < truth->images[i].object_count; ++o)
-      if ((size_t)truth->images[i].objects[o].class_id >= label_count)
+                                          const text_lines *images, size_t label_count,
+                                          detection_image *matched) {
+  for (size_t e = 0; e < truth->image_count; ++e) {
+    const detection_image *entry = &truth->images[e];
+    for (size_t o = 0; o < entry->object_count; ++o)
+      if ((size_t)entry->objects[o].class_id >= label_count)
         return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT,
                                     "--ground_truth_proto: %s: class_id %d (image %s) is not a "
                                     "line of %s (%zu labels)",
-                                    options->ground_truth_proto,
-                                    truth->images[i].objects[o].class_id, truth->images[i].name,
-                                    options->model_output_labels, label_count);
+                                    options->ground_truth_proto, entry->objects[o].class_id,
+                                    entry->name, options->model_output_labels, label_count);
+    size_t i = 0;
+    while (i < images->count && strcmp(base_name(images->lines[i]), entry->name) != 0) ++i;
+    if (i == images->count)
+      return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT,
+                                  "--ground_truth_proto: %s: image_name \"%s\" is not an image "
+                                  "in %s",
+                                  options->ground_truth_proto, entry->name, options->images_path);
+    if (matched[i].name != NULL)
+      return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT,
+                                  "--ground_truth_proto: %s: image_name \"%s\" has two "
+                                  "detection_results",
+                                  options->ground_truth_proto, entry->name);
+    matched[i] = *entry;
+  }
   return NULL;
 }
 
@@ -146,10 +170,9 @@ int eval_detection_run(const eval_detection_options *options) {
   model_buffers buffers = {0};
   op_placement placement = {0};
   detection_ground_truth truth = {0};
-  text_lines labels = {0};
-  detection_image *predicted = NULL;
+  text_lines labels = {0}, images = {0};
+  detection_image *predicted = NULL, *matched = NULL; /* per image of the directory */
   rgb_image image = {0};
-  char *path = NULL;
   run_stats preprocessing, inference;
   run_stats_init(&preprocessing);
   run_stats_init(&inference);
@@ -171,14 +194,16 @@ int eval_detection_run(const eval_detection_options *options) {
   if (status == NULL &&
       (status = detection_ground_truth_read(options->ground_truth_proto, &truth)) != NULL)
     status = tflaccel_status_annotate(status, "--ground_truth_proto");
+  if (status == NULL) status = image_list_read(options->images_path, &images);
+  if (status == NULL && ((predicted = calloc(images.count + 1, sizeof *predicted)) == NULL ||
+                         (matched = calloc(images.count + 1, sizeof *matched)) == NULL))
+    status = tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "out of memory");
+  if (status == NULL) status = match_ground_truth(options, &truth, &images, labels.count, matched);
   if (status == NULL) {
-    image_count = truth.image_count;
+    image_count = images.count;
     if (options->num_images > 0 && (size_t)options->num_images < image_count)
       image_count = (size_t)options->num_images;
-    status = check_ground_truth(options, &truth, image_count, labels.count);
   }
-  if (status == NULL && (predicted = calloc(image_count + 1, sizeof *predicted)) == NULL)
-    status = tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "out of memory");
   if (status == NULL) status = model_buffers_create(compiled, &buffers);
   if (status == NULL) status = op_placement_collect(compiled, &placement);
   if (status != NULL) goto report;
@@ -192,15 +217,8 @@ int eval_detection_run(const eval_detection_options *options) {
 
   terminal_progress_start(&progress, PROGRESS_DELAY_US);
   for (size_t i = 0; i < image_count && status == NULL; ++i) {
-    size_t length = strlen(options->images_path) + strlen(truth.images[i].name) + 2;
-    free(path);
-    if ((path = malloc(length)) == NULL) {
-      status = tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "out of memory");
-      break;
-    }
-    snprintf(path, length, "%s/%s", options->images_path, truth.images[i].name);
     int64_t start = bench_clock_microseconds();
-    status = image_decode_file(path, &image);
+    status = image_decode_file(images.lines[i], &image);
     if (status == NULL)
       status = image_preprocess(&image, &input, &normalization, 1.0,
                                 tflaccel_tensor_buffer_data(buffers.inputs[0]),
@@ -214,14 +232,14 @@ int eval_detection_run(const eval_detection_options *options) {
     if (status == NULL) status = collect_detections(&buffers, detections, &predicted[i]);
     if (status == NULL && options->debug_mode) {
       terminal_progress_finish(&progress);
-      print_detections(&truth.images[i], &predicted[i]);
+      print_detections(base_name(images.lines[i]), &predicted[i]);
     }
     terminal_progress_update(&progress, options->command, (long)i + 1, (long)image_count);
   }
   terminal_progress_finish(&progress);
   detection_precision precision;
   if (status == NULL)
-    status = detection_average_precision(truth.images, predicted, image_count, &precision);
+    status = detection_average_precision(matched, predicted, image_count, &precision);
   if (status != NULL) goto report;
   if (options->debug_mode) printf("======================================================\n\n");
   print_figures(stdout, image_count, &preprocessing, &inference, &precision);
@@ -249,10 +267,11 @@ report:
   fprintf(stderr, "%s: %s\n", options->command, tflaccel_status_message(status));
   tflaccel_status_free(status);
 done:
-  free(path);
   rgb_image_free(&image);
-  for (size_t i = 0; predicted != NULL && i < image_count; ++i) free(predicted[i].objects);
+  for (size_t i = 0; predicted != NULL && i < images.count; ++i) free(predicted[i].objects);
   free(predicted);
+  free(matched); /* views of truth's entries */
+  text_lines_free(&images);
   text_lines_free(&labels);
   detection_ground_truth_free(&truth);
   run_stats_free(&preprocessing);

@@ -1,6 +1,8 @@
 /* tflaccel eval --task object_detection: LiteRT's run_eval for COCO-style
- * object detection. Each image the ground truth names
- * (detection_ground_truth.h) is decoded from the images directory, resized
+ * object detection. Each image of the images directory (in file-name
+ * order, as for classification) is paired with the ground truth's entry of
+ * its file name (detection_ground_truth.h; an image without one has no
+ * object, an entry naming no image there is an error), resized
  * whole (no crop) to the model's input and normalized as for
  * classification, and run; the model's outputs are those of TFLite's SSD
  * post-processing (TFLite_Detection_PostProcess): boxes [1, N, 4] as
@@ -22,7 +24,7 @@ typedef struct eval_detection_options {
   const char *command; /* for messages: "tflaccel eval" */
   const char *model_path, *images_path, *ground_truth_proto, *model_output_labels;
   const char *output_file_path; /* NULL: stdout only */
-  long num_images;              /* 0: all */
+  long num_images;              /* the first N images of the directory; 0: all */
   int debug_mode;               /* print every image's detections */
 } eval_detection_options;
 
