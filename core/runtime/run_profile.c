@@ -135,7 +135,7 @@ tflaccel_status tflaccel_compiled_model_kernel_profile(const tflaccel_compiled_m
                                 runtime->kernel_count);
   /* A caller built against an older, smaller struct gets its fields. */
   uint32_t size = info->struct_size < sizeof *info ? info->struct_size : (uint32_t)sizeof *info;
-  memcpy((char *)info + sizeof(uint32_t), (const char *)&runtime->kernel_times[kernel] + sizeof(uint32_t),
-         size - sizeof(uint32_t));
+  memcpy((char *)info + sizeof(uint32_t),
+         (const char *)&runtime->kernel_times[kernel] + sizeof(uint32_t), size - sizeof(uint32_t));
   return NULL;
 }

@@ -248,8 +248,8 @@ typedef struct tflaccel_kernel_time {
   uint32_t struct_size;
   const char *kernel; /* the kernel's name; lives as long as the executable */
   uint32_t first_op;  /* graph op index of the op it computes, or TFLACCEL_NO_OP */
-  uint32_t op_count;  /* ops of the partition it computes from first_op on (fused
-                         ops that launch nothing of their own count), 0 with NO_OP */
+  uint32_t op_count;  /* ops it stands for: first_op and the partition's ops after it
+                         that launch nothing of their own (fused); 0 with NO_OP */
   uint64_t runs;      /* timed runs of the executable since it was compiled */
   uint64_t total_ns;  /* device time of this launch summed over those runs */
 } tflaccel_kernel_time;

@@ -330,15 +330,17 @@ typedef struct tflaccel_kernel_profile {
   const char *kernel;  /* the accelerator's kernel name */
   uint32_t first_op;   /* prepared-graph op it computes; UINT32_MAX: none (a
                           layout conversion) */
-  uint32_t op_count;   /* ops from first_op on it computes (fused ops included) */
+  uint32_t op_count;   /* ops it stands for: first_op and the partition's ops after
+                          it that launch no kernel of their own (fused) */
   uint64_t runs;       /* runs timed */
   uint64_t total_ns;   /* device time over those runs */
 } tflaccel_kernel_profile;
 
 /* Reads the kernel times of partition `index` from its accelerator and
  * keeps them until the next read of that partition: *count launches, 0 when
- * the accelerator does not time kernels (a CPU plugin, or an environment
- * without profile_kernels). Works with or without set_profiling. */
+ * the accelerator does not time kernels (a CPU plugin, or a GPU plugin
+ * whose option profile is not 1: see profile_kernels). Works with or
+ * without set_profiling. */
 tflaccel_status tflaccel_compiled_model_read_kernel_profile(tflaccel_compiled_model *compiled_model,
                                                             uint32_t index, uint32_t *count);
 /* Launch `kernel` of the latest read of partition `index`. Names live as
