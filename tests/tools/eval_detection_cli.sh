@@ -103,7 +103,7 @@ expect_one_error "unclosed.pbtxt:2: the file ends where it needs"
 printf '\n\n' >"$scratch/empty.pbtxt"
 run eval "$DETECTOR" $DATA --ground_truth_proto="$scratch/empty.pbtxt"
 expect_one_error "empty.pbtxt: no detection_results"
-# A binary .pb (as preprocess_coco_minival writes) is refused, naming protoc.
+# A binary serialized message is refused, naming protoc.
 printf '\012\003\022\001a\000' >"$scratch/binary.pb"
 run eval "$DETECTOR" $DATA --ground_truth_proto="$scratch/binary.pb"
 expect_one_error "binary.pb: not a text proto"

@@ -15,9 +15,9 @@
  * Fields may come in any order, separated by white space, ',' or ';';
  * '#' starts a comment; a field that is not of this schema, a missing
  * image_name, class_id or bounding box side, or a box whose bottom is above
- * its top is an error naming the file and line. (The binary .pb form that
- * LiteRT's preprocess_coco_minival writes is not read: convert it with
- * `protoc --decode`.) */
+ * its top is an error naming the file and line. LiteRT's
+ * preprocess_coco_minival writes this form (Python's str() of the message).
+ * A binary serialized message is refused, pointing to `protoc --decode`. */
 #ifndef TFLACCEL_TOOLS_DETECTION_GROUND_TRUTH_H
 #define TFLACCEL_TOOLS_DETECTION_GROUND_TRUTH_H
 
