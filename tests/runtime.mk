@@ -19,3 +19,14 @@ check-threads: all tests/runtime/test_concurrent_runs
 	TSAN_OPTIONS="$${TSAN_OPTIONS:-suppressions=$(abs_top_srcdir)/tests/sanitizers/tsan.supp:ignore_noninstrumented_modules=1:halt_on_error=1}"; \
 	export TSAN_OPTIONS; CK_FORK=no; export CK_FORK; tests/runtime/test_concurrent_runs
 .PHONY: check-threads
+
+# Device tensor buffers, asynchronous runs and events on every GPU plugin
+# built (tflaccel.h's device buffers).
+check_PROGRAMS += tests/runtime/test_device_buffers
+TESTS += tests/runtime/test_device_buffers
+tests_runtime_test_device_buffers_SOURCES = tests/runtime/test_device_buffers.c \
+	tests/runtime/device_buffer_fixture.c tests/runtime/device_buffer_fixture.h \
+	tests/support/test_util.c tests/support/test_util.h
+tests_runtime_test_device_buffers_CPPFLAGS = $(TEST_CPP_FLAGS)
+tests_runtime_test_device_buffers_CFLAGS = $(TEST_C_FLAGS)
+tests_runtime_test_device_buffers_LDADD = libtflaccel.la $(CHECK_LIBS)

@@ -54,7 +54,7 @@ extern "C" {
 #endif
 
 #define TFLACCEL_ABI_MAJOR 1
-#define TFLACCEL_ABI_MINOR 0
+#define TFLACCEL_ABI_MINOR 1
 #define TFLACCEL_ABI_VERSION (((uint32_t)TFLACCEL_ABI_MAJOR << 16) | TFLACCEL_ABI_MINOR)
 #define TFLACCEL_ABI_VERSION_MAJOR(v) ((uint32_t)(v) >> 16)
 #define TFLACCEL_ABI_VERSION_MINOR(v) ((uint32_t)(v)&0xFFFFu)
@@ -297,6 +297,22 @@ typedef struct tflaccel_device_vtable {
   /* Optional: restores variable (state) tensors of the executable to their
    * initial values. Required when the plugin accepts ops with variables. */
   tflaccel_status (*reset_state)(tflaccel_device *device, tflaccel_executable *executable);
+
+  /* Appended in ABI 1.1 (check with TFLACCEL_HAS_FIELD); all optional.
+   * Device buffers handed to the application (tflaccel.h). */
+  /* The native object behind a buffer of this device (offset 0, size: the
+   * buffer's bytes); valid until buffer_destroy. */
+  tflaccel_status (*buffer_native)(tflaccel_device *device, tflaccel_buffer *buffer,
+                                   tflaccel_native_buffer *native);
+  /* The device's API objects (tflaccel_native_device), owned by the device. */
+  tflaccel_status (*device_native)(tflaccel_device *device, tflaccel_native_device *native);
+  /* Wraps an application's native object (type, handle, memory) as a buffer
+   * of at least native->offset + native->size bytes, after checking that it
+   * belongs to this device and holds them; the application keeps it alive
+   * until buffer_destroy. A type the device cannot take, or one whose
+   * extension the driver lacks: TFLACCEL_UNSUPPORTED naming what is missing. */
+  tflaccel_status (*buffer_wrap)(tflaccel_device *device, const tflaccel_native_buffer *native,
+                                 tflaccel_buffer **buffer);
 } tflaccel_device_vtable;
 
 /* A plugin's device struct starts with this. */

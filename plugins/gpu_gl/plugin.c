@@ -166,6 +166,39 @@ static tflaccel_status buffer_read(void *device, tflaccel_buffer *buffer, uint64
   return gl_buffer_read(((gl_plugin_device *)device)->host, buffer, offset, destination, size);
 }
 
+/* Device buffers handed to the application: a buffer's GL name, in the
+ * share group of the device's EGL context. */
+static tflaccel_status buffer_native(void *device, tflaccel_buffer *buffer,
+                                     tflaccel_native_buffer *native) {
+  (void)device;
+  native->type = TFLACCEL_BUFFER_GL;
+  native->handle = gl_buffer_name(buffer);
+  native->memory = 0;
+  native->offset = 0;
+  native->size = gl_buffer_size(buffer);
+  return NULL;
+}
+
+static void device_native(void *device, tflaccel_native_device *native) {
+  gl_plugin_device *self = device;
+  native->type = TFLACCEL_BUFFER_GL;
+  native->egl_display = self->egl.display;
+  native->egl_context = self->egl.context;
+}
+
+/* Not yet: a GL buffer of a context sharing with the device's (gl_buffer.c
+ * deletes the buffers it holds), or a dma-buf (GL_EXT_memory_object_fd). */
+static tflaccel_status buffer_wrap(void *device, const tflaccel_native_buffer *native,
+                                   tflaccel_buffer **buffer) {
+  gl_plugin_device *self = device;
+  *buffer = NULL;
+  return self->host->status_make(
+      TFLACCEL_UNSUPPORTED,
+      "gpu_gl: wrapping an application's %s is not implemented yet; use a buffer the compiled "
+      "model creates (tflaccel_compiled_model_create_input_device_buffer)",
+      native->type == TFLACCEL_BUFFER_DMABUF ? "dma-buf" : "GL buffer");
+}
+
 static const gpu_api gl_api = {
     .api_name = "EGL",
     .open = open_plugin,
@@ -181,6 +214,9 @@ static const gpu_api gl_api = {
     .buffer_write = buffer_write,
     .buffer_read = buffer_read,
     .device_call = device_call,
+    .buffer_native = buffer_native,
+    .device_native = device_native,
+    .buffer_wrap = buffer_wrap,
 };
 
 GPU_PLUGIN_EXPORT(gl_api, "gpu_gl", "OpenGL ES 3.1 compute through EGL, without a window system")

@@ -52,6 +52,8 @@ unsigned char *vk_buffer_mapped(const tflaccel_buffer *buffer) { return buffer->
 
 uint64_t vk_buffer_size(const tflaccel_buffer *buffer) { return buffer->size; }
 
+VkDeviceMemory vk_buffer_memory(const tflaccel_buffer *buffer) { return buffer->memory; }
+
 int vk_buffer_is_mirrored(const tflaccel_buffer *buffer) {
   return buffer->mirror != VK_NULL_HANDLE;
 }

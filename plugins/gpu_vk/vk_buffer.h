@@ -38,6 +38,8 @@ VkBuffer vk_buffer_handle(const tflaccel_buffer *buffer);
  * for mirrored buffers, whose host bytes are the mirror's). */
 unsigned char *vk_buffer_mapped(const tflaccel_buffer *buffer);
 uint64_t vk_buffer_size(const tflaccel_buffer *buffer);
+/* The memory bound to vk_buffer_handle's VkBuffer. */
+VkDeviceMemory vk_buffer_memory(const tflaccel_buffer *buffer);
 
 /* Whether VK_MEMORY_HOST buffers of this device would live in device-local
  * memory (the first memory type such a buffer would take has
