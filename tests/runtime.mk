@@ -30,3 +30,15 @@ tests_runtime_test_device_buffers_SOURCES = tests/runtime/test_device_buffers.c 
 tests_runtime_test_device_buffers_CPPFLAGS = $(TEST_CPP_FLAGS)
 tests_runtime_test_device_buffers_CFLAGS = $(TEST_C_FLAGS)
 tests_runtime_test_device_buffers_LDADD = libtflaccel.la $(CHECK_LIBS)
+
+# The application's own cl_mem objects, wrapped and run in place (gpu_cl).
+if BUILD_OPENCL
+check_PROGRAMS += tests/runtime/test_device_buffers_cl
+TESTS += tests/runtime/test_device_buffers_cl
+tests_runtime_test_device_buffers_cl_SOURCES = tests/runtime/test_device_buffers_cl.c \
+	tests/runtime/device_buffer_fixture.c tests/runtime/device_buffer_fixture.h \
+	tests/support/test_util.c tests/support/test_util.h
+tests_runtime_test_device_buffers_cl_CPPFLAGS = $(TEST_CPP_FLAGS)
+tests_runtime_test_device_buffers_cl_CFLAGS = $(TEST_C_FLAGS) $(OPENCL_CFLAGS)
+tests_runtime_test_device_buffers_cl_LDADD = libtflaccel.la $(CHECK_LIBS) $(OPENCL_LIBS)
+endif
