@@ -54,3 +54,15 @@ tests_runtime_test_async_threads_SOURCES = tests/runtime/test_async_threads.c \
 tests_runtime_test_async_threads_CPPFLAGS = $(TEST_CPP_FLAGS)
 tests_runtime_test_async_threads_CFLAGS = $(TEST_C_FLAGS) $(PTHREAD_CFLAGS)
 tests_runtime_test_async_threads_LDADD = libtflaccel.la $(CHECK_LIBS) $(PTHREAD_LIBS)
+
+# The application's own GL buffers, on a context sharing with gpu_gl's.
+if BUILD_GLES
+check_PROGRAMS += tests/runtime/test_device_buffers_gl
+TESTS += tests/runtime/test_device_buffers_gl
+tests_runtime_test_device_buffers_gl_SOURCES = tests/runtime/test_device_buffers_gl.c \
+	tests/runtime/device_buffer_fixture.c tests/runtime/device_buffer_fixture.h \
+	tests/support/test_util.c tests/support/test_util.h
+tests_runtime_test_device_buffers_gl_CPPFLAGS = $(TEST_CPP_FLAGS)
+tests_runtime_test_device_buffers_gl_CFLAGS = $(TEST_C_FLAGS) $(GLES_CFLAGS)
+tests_runtime_test_device_buffers_gl_LDADD = libtflaccel.la $(CHECK_LIBS) $(GLES_LIBS)
+endif

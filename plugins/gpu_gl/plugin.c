@@ -14,6 +14,7 @@
  *              partition logs where its GPU time went when destroyed */
 #include "config.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "plugins/gpu_common/gpu_plugin.h"
@@ -186,17 +187,24 @@ static void device_native(void *device, tflaccel_native_device *native) {
   native->egl_context = self->egl.context;
 }
 
-/* Not yet: a GL buffer of a context sharing with the device's (gl_buffer.c
- * deletes the buffers it holds), or a dma-buf (GL_EXT_memory_object_fd). */
+/* The application's GL buffer, made on a context sharing with the
+ * device's. A dma-buf would need GL_EXT_memory_object_fd: not yet. */
 static tflaccel_status buffer_wrap(void *device, const tflaccel_native_buffer *native,
                                    tflaccel_buffer **buffer) {
   gl_plugin_device *self = device;
   *buffer = NULL;
-  return self->host->status_make(
-      TFLACCEL_UNSUPPORTED,
-      "gpu_gl: wrapping an application's %s is not implemented yet; use a buffer the compiled "
-      "model creates (tflaccel_compiled_model_create_input_device_buffer)",
-      native->type == TFLACCEL_BUFFER_DMABUF ? "dma-buf" : "GL buffer");
+  if (native->type == TFLACCEL_BUFFER_GL) {
+    if (native->handle > UINT32_MAX)
+      return self->host->status_make(TFLACCEL_INVALID_ARGUMENT, "gpu_gl: %llu is not a GL buffer name",
+                                     (unsigned long long)native->handle);
+    return gl_buffer_wrap(self->host, (GLuint)native->handle, native->offset + native->size, buffer);
+  }
+  if (native->type == TFLACCEL_BUFFER_DMABUF)
+    return self->host->status_make(TFLACCEL_UNSUPPORTED,
+                                   "gpu_gl: importing a dma-buf (GL_EXT_memory_object_fd) is not "
+                                   "implemented yet");
+  return self->host->status_make(TFLACCEL_UNSUPPORTED, "gpu_gl: takes GL buffers, not type %d",
+                                 (int)native->type);
 }
 
 static const gpu_api gl_api = {
