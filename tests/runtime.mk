@@ -66,3 +66,15 @@ tests_runtime_test_device_buffers_gl_CPPFLAGS = $(TEST_CPP_FLAGS)
 tests_runtime_test_device_buffers_gl_CFLAGS = $(TEST_C_FLAGS) $(GLES_CFLAGS)
 tests_runtime_test_device_buffers_gl_LDADD = libtflaccel.la $(CHECK_LIBS) $(GLES_LIBS)
 endif
+
+# gpu_vk: mirrored device buffers, and the application's own VkBuffers.
+if BUILD_VULKAN
+check_PROGRAMS += tests/runtime/test_device_buffers_vk
+TESTS += tests/runtime/test_device_buffers_vk
+tests_runtime_test_device_buffers_vk_SOURCES = tests/runtime/test_device_buffers_vk.c \
+	tests/runtime/device_buffer_fixture.c tests/runtime/device_buffer_fixture.h \
+	tests/support/test_util.c tests/support/test_util.h
+tests_runtime_test_device_buffers_vk_CPPFLAGS = $(TEST_CPP_FLAGS)
+tests_runtime_test_device_buffers_vk_CFLAGS = $(TEST_C_FLAGS) $(VULKAN_CFLAGS)
+tests_runtime_test_device_buffers_vk_LDADD = libtflaccel.la $(CHECK_LIBS) $(VULKAN_LIBS)
+endif

@@ -239,10 +239,12 @@ static tflaccel_status buffer_read(void *device, tflaccel_buffer *buffer, uint64
 }
 
 /* Device buffers handed to the application: a buffer's VkBuffer (a
- * mirrored one's device-local side) and its memory. */
+ * mirrored one's device-local side, whose mirror a run then no longer
+ * refreshes: the application reads it on the device) and its memory. */
 static tflaccel_status buffer_native(void *device, tflaccel_buffer *buffer,
                                      tflaccel_native_buffer *native) {
   (void)device;
+  vk_buffer_hand_out(buffer);
   native->type = TFLACCEL_BUFFER_VULKAN;
   native->handle = (uint64_t)(uintptr_t)vk_buffer_handle(buffer);
   native->memory = (uint64_t)(uintptr_t)vk_buffer_memory(buffer);
@@ -260,17 +262,23 @@ static void device_native(void *device, tflaccel_native_device *native) {
   native->vk_queue_family = self->vulkan.entry->compute_family;
 }
 
-/* Not yet: a wrapped VkBuffer needs a host-visible mirror for host access
- * (vk_buffer.h), and a dma-buf VK_KHR_external_memory_fd's import. */
+/* The application's VkBuffer (with its memory, on this VkDevice). A dma-buf
+ * would need VK_KHR_external_memory_fd and VK_EXT_external_memory_dma_buf:
+ * not yet. */
 static tflaccel_status buffer_wrap(void *device, const tflaccel_native_buffer *native,
                                    tflaccel_buffer **buffer) {
   vk_plugin_device *self = device;
   *buffer = NULL;
-  return self->host->status_make(
-      TFLACCEL_UNSUPPORTED,
-      "gpu_vk: wrapping an application's %s is not implemented yet; use a buffer the compiled "
-      "model creates (tflaccel_compiled_model_create_input_device_buffer)",
-      native->type == TFLACCEL_BUFFER_DMABUF ? "dma-buf" : "VkBuffer");
+  if (native->type == TFLACCEL_BUFFER_VULKAN)
+    return vk_buffer_wrap(self->host, &self->vulkan, (VkBuffer)(uintptr_t)native->handle,
+                          (VkDeviceMemory)(uintptr_t)native->memory, native->offset + native->size,
+                          buffer);
+  if (native->type == TFLACCEL_BUFFER_DMABUF)
+    return self->host->status_make(TFLACCEL_UNSUPPORTED,
+                                   "gpu_vk: importing a dma-buf (VK_EXT_external_memory_dma_buf) is "
+                                   "not implemented yet");
+  return self->host->status_make(TFLACCEL_UNSUPPORTED, "gpu_vk: takes Vulkan buffers, not type %d",
+                                 (int)native->type);
 }
 
 static const gpu_api vk_api = {

@@ -31,13 +31,21 @@ void device_fixture_fill(tflaccel_tensor_buffer *buffer, uint32_t seed) {
 }
 
 int device_fixture_open(device_fixture *fixture, const char *accelerator, const char *model_file) {
+  return device_fixture_open_config(fixture, accelerator, model_file, NULL);
+}
+
+int device_fixture_open_config(device_fixture *fixture, const char *accelerator,
+                               const char *model_file, const char *config_path) {
   memset(fixture, 0, sizeof *fixture);
   const char *data = getenv("TFLACCEL_TEST_DATA");
   ck_assert_msg(data != NULL, "TFLACCEL_TEST_DATA is not set");
   char path[4096];
   ck_assert_int_lt(snprintf(path, sizeof path, "%s/%s", data, model_file), (int)sizeof path);
   tflaccel_environment_options options = {
-      .struct_size = sizeof options, .accelerators = accelerator, .log_level = "error"};
+      .struct_size = sizeof options,
+      .config_path = config_path,
+      .accelerators = accelerator,
+      .log_level = "error"};
   tflaccel_status status = tflaccel_environment_create(&options, &fixture->environment);
   ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
   for (uint32_t p = 0; p < tflaccel_environment_plugin_count(fixture->environment); ++p) {

@@ -23,6 +23,9 @@ typedef struct device_fixture {
 /* 0 (and a printed reason) when the accelerator is not available here;
  * otherwise the fixture is made and the reference host run done. */
 int device_fixture_open(device_fixture *fixture, const char *accelerator, const char *model_file);
+/* The same with a tflaccel.ini of the test's (NULL: the default search). */
+int device_fixture_open_config(device_fixture *fixture, const char *accelerator,
+                               const char *model_file, const char *config_path);
 void device_fixture_close(device_fixture *fixture);
 /* Fills a buffer with deterministic values (floats in [-1, 1]). */
 void device_fixture_fill(tflaccel_tensor_buffer *buffer, uint32_t seed);
