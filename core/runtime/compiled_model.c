@@ -794,7 +794,11 @@ tflaccel_status tflaccel_compiled_model_run(tflaccel_compiled_model *compiled,
   /* An output's event only says when an earlier write ends; its outcome
    * does not matter to this run. */
   for (uint32_t i = 0; i < output_count; ++i) tflaccel_status_free(tensor_buffer_wait_event(outputs[i]));
-  return compiled_model_run_checked(compiled, inputs, outputs);
+  status = compiled_model_run_checked(compiled, inputs, outputs);
+  /* Written now: an earlier run's event (perhaps its failure) no longer
+   * describes them. */
+  for (uint32_t i = 0; i < output_count && status == NULL; ++i) tensor_buffer_put_event(outputs[i], NULL);
+  return status;
 }
 
 tflaccel_status tflaccel_compiled_model_reset_state(tflaccel_compiled_model *compiled) {

@@ -148,8 +148,9 @@ tflaccel_status tflaccel_tensor_buffer_write(tflaccel_tensor_buffer *buffer, con
                                 buffer->byte_size);
   if (buffer->lock_mode != 0)
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "tensor buffer write: the buffer is locked");
-  tflaccel_status status = tensor_buffer_wait_event(buffer);
-  if (status != NULL) return status;
+  /* Waits for the run writing it; whether that run failed does not matter
+   * to bytes about to be replaced. */
+  tflaccel_status_free(tensor_buffer_wait_event(buffer));
   if (buffer->type != TFLACCEL_BUFFER_HOST) return size ? device_copy(buffer, (void *)data, 1) : NULL;
   if (size) memcpy(buffer->data, data, size);
   return NULL;
@@ -181,8 +182,11 @@ tflaccel_status tflaccel_tensor_buffer_lock(tflaccel_tensor_buffer *buffer, int3
                                 (int)mode);
   if (buffer->lock_mode != 0)
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "tensor buffer lock: locked already");
+  /* A run that failed to write the buffer fails a read; a write-only lock
+   * replaces the bytes anyway. */
   tflaccel_status status = tensor_buffer_wait_event(buffer);
-  if (status != NULL) return status;
+  if (status != NULL && (mode & TFLACCEL_LOCK_READ)) return status;
+  tflaccel_status_free(status);
   if (buffer->type == TFLACCEL_BUFFER_HOST) {
     buffer->lock_mode = mode;
     *data = buffer->data;
