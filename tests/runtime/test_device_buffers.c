@@ -1,6 +1,6 @@
 /* Device tensor buffers, asynchronous runs and events (tflaccel.h), on
  * every GPU plugin built and available (with cpu_ref as the fallback), on
- * selfie_segmentation from tests/data:
+ * hand_recrop from tests/data (small: CI time):
  *   - requirements name the plugin's own buffer type; buffers the compiled
  *     model makes run with no host copy at all, and give exactly the host
  *     run's outputs;
@@ -21,7 +21,7 @@
 #include "tests/support/test_util.h"
 #include "tflaccel/tflaccel.h"
 
-#define MODEL "selfie_segmentation.tflite"
+#define MODEL "hand_recrop.tflite"
 
 static const char *const gpu_plugins[] = {"gpu_cl", "gpu_vk", "gpu_gl"};
 static const int32_t gpu_types[] = {TFLACCEL_BUFFER_OPENCL, TFLACCEL_BUFFER_VULKAN,
