@@ -25,6 +25,10 @@ libtflaccel_core_la_SOURCES = \
 	core/runtime/run_profile.h \
 	core/runtime/graph_info.c \
 	core/runtime/tensor_buffer.c \
+	core/runtime/tensor_event.c \
+	core/runtime/tensor_event.h \
+	core/runtime/device_io.c \
+	core/runtime/async_run.c \
 	core/runtime/tensor_buffer.h \
 	core/runtime/environment.h \
 	core/util/env.c \

@@ -51,9 +51,9 @@ valgrind-models: tflaccel
 	done; exit $$failed
 
 # The tests that load no GPU driver: LeakSanitizer runs on these in CI; the
-# others (GPU plugins, conformance, concurrent runs) run under ASan+UBSan
+# others (GPU plugins, conformance, runtime tests, examples) run under ASan+UBSan
 # with detect_leaks=0 until the drivers' leaks can be suppressed (lsan.supp).
-LEAK_CHECKED_TESTS = $(filter-out tests/gpu/% tests/conformance/% tests/runtime/%,$(TESTS))
+LEAK_CHECKED_TESTS = $(filter-out tests/gpu/% tests/conformance/% tests/runtime/% examples/%,$(TESTS))
 print-leak-checked-tests:
 	@echo $(LEAK_CHECKED_TESTS)
 

@@ -11,12 +11,14 @@ TESTS += \
 	tests/tools/bench_cli.sh \
 	tests/tools/diff_cli.sh \
 	tests/tools/run_all_table.sh \
-	tests/tools/special_files.sh
+	tests/tools/special_files.sh \
+	tests/tools/device_io_cli.sh
 dist_check_SCRIPTS += \
 	tests/tools/bench_cli.sh \
 	tests/tools/diff_cli.sh \
 	tests/tools/run_all_table.sh \
-	tests/tools/special_files.sh
+	tests/tools/special_files.sh \
+	tests/tools/device_io_cli.sh
 EXTRA_DIST += tests/tools/cli_checks.sh
 
 tests_tools_test_bench_helpers_SOURCES = tests/tools/test_bench_helpers.c $(TOOLS_HELPER_SOURCES) \

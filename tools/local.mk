@@ -32,6 +32,8 @@ tools_libtflaccel_cli_la_SOURCES = \
 	tools/tflaccel/stats.h \
 	tools/tflaccel/bench_buffers.c \
 	tools/tflaccel/bench_buffers.h \
+	tools/tflaccel/bench_device_io.c \
+	tools/tflaccel/bench_device_io.h \
 	tools/tflaccel/bench_clock.c \
 	tools/tflaccel/bench_clock.h \
 	tools/tflaccel/bench_flags.c \

@@ -19,6 +19,7 @@
 #include "core/runtime/environment.h"
 #include "core/runtime/run_profile.h"
 #include "core/runtime/tensor_buffer.h"
+#include "core/runtime/tensor_event.h"
 
 #define ARENA_ALIGNMENT 64
 
@@ -361,6 +362,11 @@ tflaccel_status tflaccel_compiled_model_create(tflaccel_environment *environment
   const tflaccel_config *config = environment->config;
   tflaccel_compiled_model *compiled = calloc(1, sizeof *compiled);
   if (compiled == NULL) return tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "compile: out of memory");
+  if (pthread_mutex_init(&compiled->stats_lock, NULL) != 0) {
+    free(compiled);
+    return tflaccel_status_make(TFLACCEL_INTERNAL, "compile: cannot make a mutex");
+  }
+  compiled->last_stats.struct_size = sizeof compiled->last_stats;
   compiled->environment = environment;
   compiled->model = model;
   compiled->graph = model_prepared_graph(model);
@@ -469,6 +475,7 @@ tflaccel_status tflaccel_compiled_model_create(tflaccel_environment *environment
   for (uint32_t p = 0; status == NULL && p < compiled->plan->partition_count; ++p)
     status = prepare_partition(compiled, p);
   if (status == NULL) mark_device_only_outputs(compiled);
+  if (status == NULL) status = device_io_plan(compiled);
   if (status != NULL) {
     tflaccel_compiled_model_destroy(compiled);
     return status;
@@ -479,6 +486,7 @@ tflaccel_status tflaccel_compiled_model_create(tflaccel_environment *environment
 
 void tflaccel_compiled_model_destroy(tflaccel_compiled_model *compiled) {
   if (compiled == NULL) return;
+  async_run_release(compiled);
   if (compiled->runtimes != NULL && compiled->plan != NULL) {
     for (uint32_t p = 0; p < compiled->plan->partition_count; ++p) {
       partition_runtime *runtime = &compiled->runtimes[p];
@@ -496,8 +504,11 @@ void tflaccel_compiled_model_destroy(tflaccel_compiled_model *compiled) {
       free(runtime->stays_on_device);
       free(runtime->bindings);
       free(runtime->kernel_times);
+      free(runtime->run_bindings);
     }
   }
+  device_io_release(compiled);
+  pthread_mutex_destroy(&compiled->stats_lock);
   free(compiled->runtimes);
   free(compiled->partition_run_us);
   partition_plan_destroy(compiled->plan);
@@ -623,35 +634,54 @@ static tflaccel_status check_buffer(const tflaccel_compiled_model *compiled, con
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT,
                                 "%s %u (%s): buffer shape does not match the model's", role, index,
                                 desc->name);
-  return NULL;
+  if (buffer->lock_mode != 0)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "%s %u (%s): the buffer is locked", role,
+                                index, desc->name);
+  return device_io_check(compiled, role[0] == 'o', index, buffer);
+}
+
+static void count_host_copy(tflaccel_compiled_model *compiled, uint64_t bytes) {
+  compiled->run_host_copies++;
+  compiled->run_host_copy_bytes += bytes;
 }
 
 /* Uploads, executes, reads back: one locked run of calls on the device, so
- * another compiled model's partition cannot interleave with it. */
+ * another compiled model's partition cannot interleave with it. A binding
+ * whose tensor the application gave a device buffer for (override_buffer)
+ * is bound to it in place: nothing is uploaded or read back for it. */
 static tflaccel_status run_partition(tflaccel_compiled_model *compiled, uint32_t index) {
   partition_runtime *runtime = &compiled->runtimes[index];
   const tflaccel_device_vtable *vtable = runtime->device->vtable;
   tflaccel_status status = NULL;
+  for (uint32_t b = 0; b < runtime->binding_count; ++b) {
+    tflaccel_binding *binding = &runtime->run_bindings[b];
+    *binding = runtime->bindings[b];
+    if (runtime->binds_host_arena || compiled->override_buffer[binding->tensor] == NULL) continue;
+    binding->buffer = compiled->override_buffer[binding->tensor];
+    binding->offset = compiled->override_offset[binding->tensor];
+  }
   registry_device_lock(runtime->plugin);
   if (!runtime->binds_host_arena) {
     for (uint32_t b = 0; b < runtime->input_binding_count && status == NULL; ++b) {
       const tflaccel_binding *binding = &runtime->bindings[b];
-      if (runtime->stays_on_device[b]) continue;
+      if (runtime->stays_on_device[b] || compiled->override_buffer[binding->tensor] != NULL) continue;
       status = vtable->buffer_write(runtime->device, binding->buffer, 0,
                                     compiled->arena + compiled->tensor_offset[binding->tensor],
                                     binding->size);
+      count_host_copy(compiled, binding->size);
     }
   }
   if (status == NULL)
-    status = vtable->execute(runtime->device, runtime->executable, runtime->bindings,
+    status = vtable->execute(runtime->device, runtime->executable, runtime->run_bindings,
                              runtime->binding_count, NULL);
   if (!runtime->binds_host_arena) {
     for (uint32_t b = runtime->input_binding_count; b < runtime->binding_count && status == NULL; ++b) {
       const tflaccel_binding *binding = &runtime->bindings[b];
-      if (runtime->stays_on_device[b]) continue;
+      if (runtime->stays_on_device[b] || compiled->override_buffer[binding->tensor] != NULL) continue;
       status = vtable->buffer_read(runtime->device, binding->buffer, 0,
                                    compiled->arena + compiled->tensor_offset[binding->tensor],
                                    binding->size);
+      count_host_copy(compiled, binding->size);
     }
   }
   registry_device_unlock(runtime->plugin);
@@ -661,11 +691,11 @@ static tflaccel_status run_partition(tflaccel_compiled_model *compiled, uint32_t
   return NULL;
 }
 
-tflaccel_status tflaccel_compiled_model_run(tflaccel_compiled_model *compiled,
-                                            tflaccel_tensor_buffer *const *inputs,
-                                            uint32_t input_count,
-                                            tflaccel_tensor_buffer *const *outputs,
-                                            uint32_t output_count) {
+tflaccel_status compiled_model_check_run(const tflaccel_compiled_model *compiled,
+                                         tflaccel_tensor_buffer *const *inputs,
+                                         uint32_t input_count,
+                                         tflaccel_tensor_buffer *const *outputs,
+                                         uint32_t output_count) {
   if (compiled == NULL)
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "run: NULL compiled model");
   if (input_count != compiled->graph_input_count || output_count != compiled->graph_output_count)
@@ -684,10 +714,27 @@ tflaccel_status tflaccel_compiled_model_run(tflaccel_compiled_model *compiled,
         check_buffer(compiled, "output", i, compiled->graph_outputs[i], outputs[i]);
     if (status != NULL) return status;
   }
+  return NULL;
+}
+
+static tflaccel_status run_partitions(tflaccel_compiled_model *compiled,
+                                      tflaccel_tensor_buffer *const *inputs,
+                                      tflaccel_tensor_buffer *const *outputs) {
+  uint32_t input_count = compiled->graph_input_count, output_count = compiled->graph_output_count;
   for (uint32_t i = 0; i < input_count; ++i) {
     uint32_t tensor = compiled->graph_inputs[i];
-    if (inputs[i]->byte_size)
+    if (inputs[i]->type != TFLACCEL_BUFFER_HOST) {
+      compiled->override_buffer[tensor] = inputs[i]->device_buffer;
+      compiled->override_offset[tensor] = inputs[i]->offset;
+    } else if (inputs[i]->byte_size) {
       memcpy(compiled->arena + compiled->tensor_offset[tensor], inputs[i]->data, inputs[i]->byte_size);
+      count_host_copy(compiled, inputs[i]->byte_size);
+    }
+  }
+  for (uint32_t i = 0; i < output_count; ++i) {
+    if (outputs[i]->type == TFLACCEL_BUFFER_HOST) continue;
+    compiled->override_buffer[compiled->graph_outputs[i]] = outputs[i]->device_buffer;
+    compiled->override_offset[compiled->graph_outputs[i]] = outputs[i]->offset;
   }
   compiled->profiled_run_done = 0;
   for (uint32_t p = 0; p < compiled->plan->partition_count; ++p) {
@@ -700,20 +747,65 @@ tflaccel_status tflaccel_compiled_model_run(tflaccel_compiled_model *compiled,
   for (uint32_t i = 0; i < output_count; ++i) {
     uint32_t tensor = compiled->graph_outputs[i];
     const tflaccel_tensor_desc *desc = &compiled->graph->tensors[tensor];
-    if (!outputs[i]->byte_size) continue;
+    if (!outputs[i]->byte_size || outputs[i]->type != TFLACCEL_BUFFER_HOST) continue;
     if (compiled->tensor_offset[tensor] != UINT64_MAX)
       memcpy(outputs[i]->data, compiled->arena + compiled->tensor_offset[tensor], outputs[i]->byte_size);
     else if (desc->data != NULL && desc->data_size >= outputs[i]->byte_size)
       memcpy(outputs[i]->data, desc->data, outputs[i]->byte_size);
     else
       return tflaccel_status_make(TFLACCEL_INTERNAL, "output %u (%s) has no storage", i, desc->name);
+    count_host_copy(compiled, outputs[i]->byte_size);
   }
   return NULL;
+}
+
+tflaccel_status compiled_model_run_checked(tflaccel_compiled_model *compiled,
+                                           tflaccel_tensor_buffer *const *inputs,
+                                           tflaccel_tensor_buffer *const *outputs) {
+  compiled->run_host_copies = 0;
+  compiled->run_host_copy_bytes = 0;
+  tflaccel_status status = run_partitions(compiled, inputs, outputs);
+  for (uint32_t i = 0; i < compiled->graph_input_count; ++i)
+    compiled->override_buffer[compiled->graph_inputs[i]] = NULL;
+  for (uint32_t i = 0; i < compiled->graph_output_count; ++i)
+    compiled->override_buffer[compiled->graph_outputs[i]] = NULL;
+  if (status == NULL) {
+    pthread_mutex_lock(&compiled->stats_lock);
+    compiled->last_stats.host_copies = compiled->run_host_copies;
+    compiled->last_stats.host_copy_bytes = compiled->run_host_copy_bytes;
+    pthread_mutex_unlock(&compiled->stats_lock);
+  }
+  return status;
+}
+
+/* The synchronous run: after the runs queued before it (run_async), and
+ * the events of its buffers (their producers, or runs of other compiled
+ * models writing them). */
+tflaccel_status tflaccel_compiled_model_run(tflaccel_compiled_model *compiled,
+                                            tflaccel_tensor_buffer *const *inputs,
+                                            uint32_t input_count,
+                                            tflaccel_tensor_buffer *const *outputs,
+                                            uint32_t output_count) {
+  tflaccel_status status = compiled_model_check_run(compiled, inputs, input_count, outputs, output_count);
+  if (status != NULL) return status;
+  async_run_drain(compiled);
+  for (uint32_t i = 0; i < input_count && status == NULL; ++i)
+    status = tensor_buffer_wait_event(inputs[i]);
+  if (status != NULL) return tflaccel_status_annotate(status, "run: an input's event");
+  /* An output's event only says when an earlier write ends; its outcome
+   * does not matter to this run. */
+  for (uint32_t i = 0; i < output_count; ++i) tflaccel_status_free(tensor_buffer_wait_event(outputs[i]));
+  status = compiled_model_run_checked(compiled, inputs, outputs);
+  /* Written now: an earlier run's event (perhaps its failure) no longer
+   * describes them. */
+  for (uint32_t i = 0; i < output_count && status == NULL; ++i) tensor_buffer_put_event(outputs[i], NULL);
+  return status;
 }
 
 tflaccel_status tflaccel_compiled_model_reset_state(tflaccel_compiled_model *compiled) {
   if (compiled == NULL)
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "reset_state: NULL compiled model");
+  async_run_drain(compiled);
   for (uint32_t p = 0; p < compiled->plan->partition_count; ++p) {
     partition_runtime *runtime = &compiled->runtimes[p];
     const tflaccel_device_vtable *vtable = runtime->device->vtable;

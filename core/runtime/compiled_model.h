@@ -4,6 +4,8 @@
 
 #include "core/partition/partitioner.h"
 #include "core/registry/registry.h"
+#include <pthread.h>
+
 #include "tflaccel/tflaccel.h"
 
 /* One partition as it runs: the plugin's executable and how its boundary
@@ -28,6 +30,9 @@ typedef struct partition_runtime {
   /* The latest read of its kernel times (run_profile.c), malloc'ed. */
   tflaccel_kernel_profile *kernel_times;
   uint32_t kernel_count;
+  /* The bindings of the current run: `bindings` with the application's
+   * device buffers in place of the core's (device_io.c). */
+  tflaccel_binding *run_bindings;
 } partition_runtime;
 
 struct tflaccel_compiled_model {
@@ -49,6 +54,48 @@ struct tflaccel_compiled_model {
    * NULL while profiling is off. */
   double *partition_run_us;
   int32_t profiled_run_done;
+
+  /* Device buffers (device_io.c): per graph input and output, the partition
+   * whose device alone reads (writes) it, where the application's buffers
+   * of that device are bound in place; -1: host buffers only. */
+  int32_t *input_partition, *output_partition;
+  /* Per tensor, during a run: the application's device buffer bound in
+   * place of the core's (NULL: none). */
+  tflaccel_buffer **override_buffer;
+  uint64_t *override_offset;
+  /* Host copies of the run going on, and of the latest completed one
+   * (the latter under stats_lock: the application reads it while a queued
+   * run may complete). */
+  uint32_t run_host_copies;
+  uint64_t run_host_copy_bytes;
+  pthread_mutex_t stats_lock;
+  tflaccel_run_stats last_stats;
+  struct async_queue *async; /* run_async's queue and thread, NULL until first used */
 };
+
+/* device_io.c */
+tflaccel_status device_io_plan(tflaccel_compiled_model *compiled);
+void device_io_release(tflaccel_compiled_model *compiled);
+/* Checks a device buffer given for input/output `index` (role "input" or
+ * "output") of the run. */
+tflaccel_status device_io_check(const tflaccel_compiled_model *compiled, int is_output,
+                                uint32_t index, const tflaccel_tensor_buffer *buffer);
+
+/* compiled_model.c: the run itself, on checked arguments (the
+ * synchronous run and the queued runs' thread). */
+tflaccel_status compiled_model_run_checked(tflaccel_compiled_model *compiled,
+                                           tflaccel_tensor_buffer *const *inputs,
+                                           tflaccel_tensor_buffer *const *outputs);
+tflaccel_status compiled_model_check_run(const tflaccel_compiled_model *compiled,
+                                         tflaccel_tensor_buffer *const *inputs,
+                                         uint32_t input_count,
+                                         tflaccel_tensor_buffer *const *outputs,
+                                         uint32_t output_count);
+
+/* async_run.c */
+/* Waits until every queued run has completed. */
+void async_run_drain(tflaccel_compiled_model *compiled);
+/* Stops the queue's thread after the queued runs. */
+void async_run_release(tflaccel_compiled_model *compiled);
 
 #endif

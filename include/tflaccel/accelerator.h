@@ -324,6 +324,22 @@ typedef struct tflaccel_device_vtable {
    * otherwise it reports nothing and returns NULL. */
   tflaccel_status (*executable_profile)(tflaccel_device *device, tflaccel_executable *executable,
                                         tflaccel_kernel_time_fn report, void *context);
+
+  /* Also appended in ABI 1.1 (check with TFLACCEL_HAS_FIELD); all optional.
+   * Device buffers handed to the application (tflaccel.h). */
+  /* The native object behind a buffer of this device (offset 0, size: the
+   * buffer's bytes); valid until buffer_destroy. */
+  tflaccel_status (*buffer_native)(tflaccel_device *device, tflaccel_buffer *buffer,
+                                   tflaccel_native_buffer *native);
+  /* The device's API objects (tflaccel_native_device), owned by the device. */
+  tflaccel_status (*device_native)(tflaccel_device *device, tflaccel_native_device *native);
+  /* Wraps an application's native object (type, handle, memory) as a buffer
+   * of at least native->offset + native->size bytes, after checking that it
+   * belongs to this device and holds them; the application keeps it alive
+   * until buffer_destroy. A type the device cannot take, or one whose
+   * extension the driver lacks: TFLACCEL_UNSUPPORTED naming what is missing. */
+  tflaccel_status (*buffer_wrap)(tflaccel_device *device, const tflaccel_native_buffer *native,
+                                 tflaccel_buffer **buffer);
 } tflaccel_device_vtable;
 
 /* A plugin's device struct starts with this. */

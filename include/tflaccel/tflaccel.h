@@ -391,6 +391,157 @@ tflaccel_status tflaccel_compiled_model_graph_tensor_info(
 /* Bytes of the host arena (boundary tensors of every partition). */
 uint64_t tflaccel_compiled_model_arena_bytes(const tflaccel_compiled_model *compiled_model);
 
+/* ---- Device tensor buffers (appended in 0.2) ---------------------------
+ *
+ * As LiteRT's TensorBuffer: a buffer may keep its bytes in an accelerator's
+ * own memory (tflaccel_buffer_type in types.h) instead of host memory. A
+ * device buffer bound to an input or output of the partition that reads or
+ * writes it on that same device is used there directly: no host staging and
+ * no copy through the core's arena (the partition converts to its internal
+ * layout with a dispatch of its own). Which types an input or output takes
+ * is in its requirements: host always, and the native type of the
+ * accelerator that alone reads it (input) or writes it and whose device
+ * alone reads it after (output); a buffer of any other type is refused with
+ * a one-line error, never copied through the host behind the caller's back.
+ *
+ * Device buffers belong to the environment's device: destroy them before
+ * the environment (they may outlive the compiled model that made them). */
+
+typedef struct tflaccel_buffer_requirements {
+  uint32_t struct_size;
+  uint32_t type_count;
+  int32_t types[TFLACCEL_BUFFER_TYPE_COUNT]; /* tflaccel_buffer_type; host first */
+  uint64_t size;            /* bytes of the tensor */
+  uint64_t alignment;       /* a wrapped buffer's offset is a multiple of this */
+  const char *accelerator;  /* whose native type is listed; NULL when host only */
+} tflaccel_buffer_requirements;
+
+tflaccel_status tflaccel_compiled_model_input_buffer_requirements(
+    const tflaccel_compiled_model *compiled_model, uint32_t index,
+    tflaccel_buffer_requirements *requirements);
+tflaccel_status tflaccel_compiled_model_output_buffer_requirements(
+    const tflaccel_compiled_model *compiled_model, uint32_t index,
+    tflaccel_buffer_requirements *requirements);
+
+/* The API objects (cl_context, VkDevice, EGLContext, ...) of the accelerator
+ * that reads input `index` (is_output 0) or writes output `index`, so that
+ * the application can make buffers it may wrap: an error when that tensor
+ * takes host buffers only. */
+tflaccel_status tflaccel_compiled_model_native_device(const tflaccel_compiled_model *compiled_model,
+                                                      int32_t is_output, uint32_t index,
+                                                      tflaccel_native_device *device);
+
+/* A buffer of `type` (one of the requirements' types) made by the
+ * accelerator for input/output `index`; its native handle is
+ * tflaccel_tensor_buffer_native's. TFLACCEL_BUFFER_HOST gives a host
+ * buffer, as tflaccel_compiled_model_create_input_buffer. */
+tflaccel_status tflaccel_compiled_model_create_input_device_buffer(
+    const tflaccel_compiled_model *compiled_model, uint32_t index, int32_t type,
+    tflaccel_tensor_buffer **buffer);
+tflaccel_status tflaccel_compiled_model_create_output_device_buffer(
+    const tflaccel_compiled_model *compiled_model, uint32_t index, int32_t type,
+    tflaccel_tensor_buffer **buffer);
+
+/* Wraps the application's own native buffer for input/output `index`: its
+ * type must be in the requirements, the object must belong to the
+ * accelerator's device (the native device above) and hold offset + size
+ * bytes; size must be the tensor's byte size and offset a multiple of the
+ * alignment. Each mismatch is a one-line error naming it. Nothing is
+ * copied; the object must outlive the buffer, which does not free it. */
+tflaccel_status tflaccel_compiled_model_wrap_input_buffer(
+    const tflaccel_compiled_model *compiled_model, uint32_t index,
+    const tflaccel_native_buffer *native, tflaccel_tensor_buffer **buffer);
+tflaccel_status tflaccel_compiled_model_wrap_output_buffer(
+    const tflaccel_compiled_model *compiled_model, uint32_t index,
+    const tflaccel_native_buffer *native, tflaccel_tensor_buffer **buffer);
+
+/* tflaccel_buffer_type; -1 for NULL. */
+int32_t tflaccel_tensor_buffer_type(const tflaccel_tensor_buffer *buffer);
+/* The native object and where the tensor lies in it; an error for host
+ * buffers. Owned by the buffer. */
+tflaccel_status tflaccel_tensor_buffer_native(const tflaccel_tensor_buffer *buffer,
+                                              tflaccel_native_buffer *native);
+
+/* Host access to any buffer, as LiteRT's Lock/Unlock: lock first waits for
+ * the buffer's event (the run writing it), then gives host bytes: a device
+ * buffer's are read into a host copy (READ) and written back at unlock
+ * (WRITE). tflaccel_tensor_buffer_data is NULL for device buffers;
+ * tflaccel_tensor_buffer_read/write work on every buffer (they wait too). */
+enum {
+  TFLACCEL_LOCK_READ = 1,
+  TFLACCEL_LOCK_WRITE = 2,
+  TFLACCEL_LOCK_READ_WRITE = 3,
+};
+tflaccel_status tflaccel_tensor_buffer_lock(tflaccel_tensor_buffer *buffer, int32_t mode,
+                                            void **data);
+tflaccel_status tflaccel_tensor_buffer_unlock(tflaccel_tensor_buffer *buffer);
+
+/* What the latest completed run moved through host memory: each copy of a
+ * tensor between host memory and the core's arena or a device (uploads,
+ * read-backs, the arena copies of host inputs and outputs). 0 on a run
+ * whose inputs and outputs are device buffers bound in place. */
+typedef struct tflaccel_run_stats {
+  uint32_t struct_size;
+  uint32_t host_copies;
+  uint64_t host_copy_bytes;
+} tflaccel_run_stats;
+
+tflaccel_status tflaccel_compiled_model_last_run_stats(
+    const tflaccel_compiled_model *compiled_model, tflaccel_run_stats *stats);
+
+/* ---- Asynchronous runs and events (appended in 0.2) --------------------
+ *
+ * As LiteRT's RunAsync with SetEvent/GetEvent. An event is signalled once,
+ * by a run or by tflaccel_tensor_event_signal; it is reference counted:
+ * every function returning one gives the caller a reference it ends with
+ * tflaccel_tensor_event_destroy.
+ *
+ * tflaccel_compiled_model_run_async checks its arguments, queues the run and
+ * returns. The queued run waits for each input buffer's event (set by the
+ * application, or an earlier run's output event) before reading it, and
+ * gives each output buffer a new event, signalled when that output is
+ * written (or the run failed: waiting then returns its error). Runs of one
+ * compiled model happen in the order queued, on a thread of its own; a
+ * model split over several accelerators runs them in order within the run.
+ * The buffers must stay alive until the output events are signalled.
+ * tflaccel_compiled_model_run waits for the runs queued before it and the
+ * inputs' events, then runs.
+ *
+ * Threads: events may be waited on, polled, signalled and destroyed from
+ * any thread, also while the run that signals them goes on. A compiled
+ * model still takes calls from one thread at a time (queueing does not
+ * make it shareable); a buffer must not be locked on one thread while
+ * another queues a run with it.
+ *
+ * Events are the core's own (a mutex and a condition), not yet a native
+ * cl_event, EGLSync or VkFence: waiting on one blocks the CPU thread. */
+typedef struct tflaccel_tensor_event tflaccel_tensor_event;
+
+tflaccel_status tflaccel_compiled_model_run_async(tflaccel_compiled_model *compiled_model,
+                                                  tflaccel_tensor_buffer *const *inputs,
+                                                  uint32_t input_count,
+                                                  tflaccel_tensor_buffer *const *outputs,
+                                                  uint32_t output_count);
+
+/* An unsignalled event the application signals (e.g. when its producer
+ * finished writing an input buffer). */
+tflaccel_status tflaccel_tensor_event_create(tflaccel_tensor_event **event);
+/* An error when it was signalled already. */
+tflaccel_status tflaccel_tensor_event_signal(tflaccel_tensor_event *event);
+/* Blocks until signalled; returns the error of the run that failed to
+ * signal it in success (a new status), else NULL. */
+tflaccel_status tflaccel_tensor_event_wait(tflaccel_tensor_event *event);
+/* 1 when signalled, 0 when not yet, -1 for NULL. Never blocks. */
+int32_t tflaccel_tensor_event_is_signaled(const tflaccel_tensor_event *event);
+void tflaccel_tensor_event_destroy(tflaccel_tensor_event *event);
+
+/* The buffer keeps its own reference to event (NULL removes it). */
+tflaccel_status tflaccel_tensor_buffer_set_event(tflaccel_tensor_buffer *buffer,
+                                                 tflaccel_tensor_event *event);
+/* A new reference to the buffer's event, NULL when it has none. */
+tflaccel_status tflaccel_tensor_buffer_get_event(const tflaccel_tensor_buffer *buffer,
+                                                 tflaccel_tensor_event **event);
+
 #ifdef __cplusplus
 }
 #endif

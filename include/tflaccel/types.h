@@ -79,6 +79,46 @@ typedef struct tflaccel_device_info {
   uint64_t memory_bytes; /* 0 = unknown */
 } tflaccel_device_info;
 
+/* Where a tensor buffer's bytes live (tflaccel.h's device buffers). The
+ * values equal the ABI's tflaccel_external_buffer_type. */
+typedef enum tflaccel_buffer_type {
+  TFLACCEL_BUFFER_HOST = 0,   /* host memory */
+  TFLACCEL_BUFFER_OPENCL = 1, /* an OpenCL cl_mem */
+  TFLACCEL_BUFFER_GL = 2,     /* a GL buffer object name (GLES 3.1 SSBO) */
+  TFLACCEL_BUFFER_VULKAN = 3, /* a VkBuffer (with its VkDeviceMemory) */
+  TFLACCEL_BUFFER_DMABUF = 4, /* a Linux dma-buf file descriptor */
+} tflaccel_buffer_type;
+
+#define TFLACCEL_BUFFER_TYPE_COUNT 5
+
+/* A native buffer: what an application hands in to wrap its own memory and
+ * what a device buffer gives back. Handles are stored as integers so that
+ * no API header is needed: cl_mem (a pointer), GLuint, VkBuffer (a
+ * non-dispatchable handle, 64 bits everywhere), a dma-buf fd. */
+typedef struct tflaccel_native_buffer {
+  uint32_t struct_size;
+  int32_t type;     /* tflaccel_buffer_type */
+  uint64_t handle;  /* cl_mem; GLuint; VkBuffer; fd */
+  uint64_t memory;  /* Vulkan: the VkDeviceMemory bound to the VkBuffer (0 when unknown) */
+  uint64_t offset;  /* where the tensor's bytes start in the object */
+  uint64_t size;    /* bytes of the tensor from offset */
+} tflaccel_native_buffer;
+
+/* The API objects of an accelerator's device, so that an application can
+ * create compatible ones (a cl_mem in the same cl_context, a GL buffer on an
+ * EGL context sharing with the accelerator's, a VkBuffer on its VkDevice).
+ * Members of other APIs are NULL / 0. Owned by the accelerator. */
+typedef struct tflaccel_native_device {
+  uint32_t struct_size;
+  int32_t type;                /* tflaccel_buffer_type of its buffers */
+  uint64_t offset_alignment;   /* offsets of wrapped buffers: a multiple of this */
+  void *cl_platform, *cl_device, *cl_context, *cl_queue;
+  void *vk_instance, *vk_physical_device, *vk_device;
+  uint32_t vk_queue_family;
+  uint32_t reserved;
+  void *egl_display, *egl_context;
+} tflaccel_native_device;
+
 #ifdef __cplusplus
 }
 #endif

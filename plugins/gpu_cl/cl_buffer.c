@@ -16,6 +16,25 @@ struct tflaccel_buffer {
 
 cl_mem cl_buffer_memory(const tflaccel_buffer *buffer) { return buffer->memory; }
 
+uint64_t cl_buffer_size(const tflaccel_buffer *buffer) { return buffer->size; }
+
+tflaccel_status cl_buffer_wrap(const tflaccel_host_services *host, cl_mem memory, uint64_t size,
+                               tflaccel_buffer **buffer) {
+  *buffer = NULL;
+  tflaccel_buffer *created = host->alloc(host->context, sizeof *created, _Alignof(tflaccel_buffer));
+  if (created == NULL)
+    return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_cl buffer: out of memory");
+  cl_int error = clRetainMemObject(memory);
+  if (error != CL_SUCCESS) {
+    host->free(host->context, created);
+    return cl_call_failed(host, "clRetainMemObject", error);
+  }
+  created->memory = memory;
+  created->size = size;
+  *buffer = created;
+  return NULL;
+}
+
 tflaccel_status cl_buffer_create(const tflaccel_host_services *host,
                                  const cl_device_context *context, uint64_t size,
                                  tflaccel_buffer **buffer) {

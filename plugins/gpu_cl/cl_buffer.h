@@ -9,6 +9,11 @@
 
 /* The cl_mem behind a buffer (for kernels to bind). */
 cl_mem cl_buffer_memory(const tflaccel_buffer *buffer);
+uint64_t cl_buffer_size(const tflaccel_buffer *buffer);
+/* A buffer around the application's cl_mem of at least size bytes (checked
+ * by the caller), retained until cl_buffer_destroy releases it. */
+tflaccel_status cl_buffer_wrap(const tflaccel_host_services *host, cl_mem memory, uint64_t size,
+                               tflaccel_buffer **buffer);
 
 tflaccel_status cl_buffer_create(const tflaccel_host_services *host,
                                  const cl_device_context *context, uint64_t size,

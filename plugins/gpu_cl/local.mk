@@ -12,6 +12,8 @@ plugins_libgpu_cl_la_SOURCES = \
 	plugins/gpu_cl/cl_context.c \
 	plugins/gpu_cl/cl_context.h \
 	plugins/gpu_cl/cl_buffer.c \
+	plugins/gpu_cl/cl_native.c \
+	plugins/gpu_cl/cl_native.h \
 	plugins/gpu_cl/cl_buffer.h \
 	plugins/gpu_cl/cl_error.c \
 	plugins/gpu_cl/cl_error.h \

@@ -13,6 +13,7 @@
 #include "plugins/gpu_cl/cl_backend.h"
 #include "plugins/gpu_cl/cl_buffer.h"
 #include "plugins/gpu_cl/cl_context.h"
+#include "plugins/gpu_cl/cl_native.h"
 #include "plugins/gpu_cl/cl_staging.h"
 #include "plugins/gpu_common/gpu_plugin.h"
 #include "tflaccel/accelerator.h"
@@ -24,6 +25,7 @@ typedef struct cl_plugin_state {
 
 typedef struct cl_plugin_device {
   const tflaccel_host_services *host;
+  cl_platform_id platform;
   cl_device_context cl;
   cl_staging read_staging; /* for large buffer reads */
   cl_backend_device backend_device;
@@ -83,6 +85,7 @@ static tflaccel_status device_open(void *state, uint32_t index, int32_t profilin
   if (self == NULL) return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_cl: out of memory");
   memset(self, 0, sizeof *self);
   self->host = host;
+  self->platform = entry->platform;
   tflaccel_status status = cl_device_context_create(host, entry, profiling, &self->cl);
   if (status != NULL) {
     host->free(host->context, self);
@@ -120,6 +123,23 @@ static tflaccel_status buffer_read(void *device, tflaccel_buffer *buffer, uint64
                         size);
 }
 
+static tflaccel_status buffer_native(void *device, tflaccel_buffer *buffer,
+                                     tflaccel_native_buffer *native) {
+  (void)device;
+  return cl_native_buffer(buffer, native);
+}
+
+static void device_native(void *device, tflaccel_native_device *native) {
+  cl_plugin_device *self = device;
+  cl_native_device(&self->cl, self->platform, native);
+}
+
+static tflaccel_status buffer_wrap(void *device, const tflaccel_native_buffer *native,
+                                   tflaccel_buffer **buffer) {
+  cl_plugin_device *self = device;
+  return cl_native_wrap(self->host, &self->cl, native, buffer);
+}
+
 static const gpu_api cl_api = {
     .api_name = "OpenCL",
     .open = open_plugin,
@@ -133,6 +153,9 @@ static const gpu_api cl_api = {
     .buffer_destroy = buffer_destroy,
     .buffer_write = buffer_write,
     .buffer_read = buffer_read,
+    .buffer_native = buffer_native,
+    .device_native = device_native,
+    .buffer_wrap = buffer_wrap,
 };
 
 GPU_PLUGIN_EXPORT(cl_api, "gpu_cl", "OpenCL devices through the ICD loader")

@@ -2,6 +2,7 @@
  * (gpu_plugin.h). */
 #include "config.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "plugins/gpu_common/gpu_executable.h"
@@ -221,6 +222,83 @@ static tflaccel_status buffer_read(tflaccel_device *device, tflaccel_buffer *buf
   return device_run(self, run_buffer_read, &job);
 }
 
+/* ---- buffers handed to the application ---- */
+
+typedef struct native_job {
+  gpu_plugin_device *self;
+  tflaccel_buffer *buffer;
+  tflaccel_native_buffer *native;
+  const tflaccel_native_buffer *wrapped;
+  tflaccel_native_device *device;
+} native_job;
+
+static tflaccel_status run_buffer_native(void *argument) {
+  native_job *job = argument;
+  return job->self->api->buffer_native(job->self->api_device, job->buffer, job->native);
+}
+
+static tflaccel_status run_device_native(void *argument) {
+  native_job *job = argument;
+  job->self->api->device_native(job->self->api_device, job->device);
+  return NULL;
+}
+
+static tflaccel_status run_buffer_wrap(void *argument) {
+  native_job *job = argument;
+  return job->self->api->buffer_wrap(job->self->api_device, job->wrapped, &job->buffer);
+}
+
+static tflaccel_status buffer_native(tflaccel_device *device, tflaccel_buffer *buffer,
+                                     tflaccel_native_buffer *native) {
+  gpu_plugin_device *self = plugin_device(device);
+  native_job job = {.self = self, .buffer = buffer, .native = native};
+  return device_run(self, run_buffer_native, &job);
+}
+
+static tflaccel_status device_native(tflaccel_device *device, tflaccel_native_device *native) {
+  gpu_plugin_device *self = plugin_device(device);
+  native_job job = {.self = self, .device = native};
+  tflaccel_status status = device_run(self, run_device_native, &job);
+  /* The GPU layer's kernels address tensors in 16-byte vectors (and
+   * gpu_vk's descriptors, binding_alignment): offsets of 16 suit all. */
+  native->offset_alignment = self->backend.caps.binding_alignment > 16
+                                 ? self->backend.caps.binding_alignment
+                                 : 16;
+  return status;
+}
+
+static tflaccel_status buffer_wrap(tflaccel_device *device, const tflaccel_native_buffer *native,
+                                   tflaccel_buffer **buffer) {
+  gpu_plugin_device *self = plugin_device(device);
+  *buffer = NULL;
+  native_job job = {.self = self, .wrapped = native};
+  tflaccel_status status = device_run(self, run_buffer_wrap, &job);
+  if (status != NULL && job.buffer != NULL) {
+    buffer_job destroy = {.self = self, .buffer = job.buffer};
+    tflaccel_status destroyed = device_run(self, run_buffer_destroy, &destroy);
+    if (destroyed != NULL) self->host->status_free(destroyed);
+    job.buffer = NULL;
+  }
+  *buffer = job.buffer;
+  return status;
+}
+
+/* The ABI's older import: a whole object, by type and handle. */
+static tflaccel_status buffer_import(tflaccel_device *device, int32_t type, void *handle,
+                                     uint64_t size, tflaccel_buffer **buffer) {
+  tflaccel_native_buffer native = {.struct_size = sizeof native,
+                                   .type = type,
+                                   .handle = (uint64_t)(uintptr_t)handle,
+                                   .size = size};
+  if (type == TFLACCEL_EXTERNAL_HOST_POINTER) {
+    *buffer = NULL;
+    return plugin_device(device)->host->status_make(
+        TFLACCEL_UNSUPPORTED, "%s: host memory is not a device buffer",
+        plugin_device(device)->backend.plugin_name);
+  }
+  return buffer_wrap(device, &native, buffer);
+}
+
 /* ---- devices ---- */
 
 static void device_destroy(tflaccel_device *device) {
@@ -242,6 +320,28 @@ static const tflaccel_device_vtable device_vtable = {
     .buffer_read = buffer_read,
     .executable_profile = executable_profile,
 };
+
+/* The same with the calls of device buffers, for APIs that have them. */
+static const tflaccel_device_vtable device_vtable_with_native = {
+    .struct_size = sizeof(tflaccel_device_vtable),
+    .destroy = device_destroy,
+    .supports_op = supports_op,
+    .compile = compile,
+    .executable_destroy = executable_destroy,
+    .execute = execute,
+    .buffer_create = buffer_create,
+    .buffer_destroy = buffer_destroy,
+    .buffer_write = buffer_write,
+    .buffer_read = buffer_read,
+    .buffer_import = buffer_import,
+    .buffer_native = buffer_native,
+    .device_native = device_native,
+    .buffer_wrap = buffer_wrap,
+};
+
+static int api_has_native(const gpu_api *api) {
+  return api->buffer_native != NULL && api->device_native != NULL && api->buffer_wrap != NULL;
+}
 
 /* ---- the plugin ---- */
 
@@ -300,6 +400,7 @@ tflaccel_status gpu_plugin_device_info(void *state, uint32_t index, tflaccel_dev
   gpu_plugin_state *self = state;
   if (index >= self->api->device_count(self->api_state)) return no_such_device(self, index);
   *info = *self->api->device_info(self->api_state, index);
+  if (api_has_native(self->api)) info->caps |= TFLACCEL_DEVICE_CAP_IMPORT;
   return NULL;
 }
 
@@ -313,7 +414,7 @@ tflaccel_status gpu_plugin_device_create(void *state, uint32_t index, tflaccel_d
   if (created == NULL)
     return host->status_make(TFLACCEL_OUT_OF_MEMORY, "%s: out of memory", self->name);
   memset(created, 0, sizeof *created);
-  created->base.vtable = &device_vtable;
+  created->base.vtable = api_has_native(self->api) ? &device_vtable_with_native : &device_vtable;
   created->api = self->api;
   created->host = host;
   tflaccel_status status = self->api->device_open(self->api_state, index, self->profiling,

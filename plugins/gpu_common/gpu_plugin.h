@@ -59,6 +59,19 @@ typedef struct gpu_api {
    * while it ran (gpu_vk: validation errors). The call's own failure
    * wins. NULL: status as it is. */
   tflaccel_status (*device_check)(void *device, tflaccel_status status);
+
+  /* Optional (all three or none): device buffers handed to the
+   * application (tflaccel.h). The native object of a buffer made by
+   * buffer_create; the device's API objects (type and handles: the GPU
+   * layer fills offset_alignment); a buffer around the application's
+   * object, checked to belong to this device and to hold native->offset +
+   * native->size bytes (a type or extension the driver lacks:
+   * TFLACCEL_UNSUPPORTED naming it). Run through device_call like the rest. */
+  tflaccel_status (*buffer_native)(void *device, tflaccel_buffer *buffer,
+                                   tflaccel_native_buffer *native);
+  void (*device_native)(void *device, tflaccel_native_device *native);
+  tflaccel_status (*buffer_wrap)(void *device, const tflaccel_native_buffer *native,
+                                 tflaccel_buffer **buffer);
 } gpu_api;
 
 /* The plugin entry's calls for api (GPU_PLUGIN_EXPORT wires them);

@@ -24,6 +24,7 @@ struct tflaccel_buffer {
   GLuint readback;              /* GL_STREAM_READ copy target of reads; 0 until the first */
   int readback_current;         /* the read-back buffer holds the contents */
   int host_io;                  /* created for the core (a partition's input or output) */
+  int borrowed;                 /* the application's (gl_buffer_wrap): not deleted here */
   uint64_t staged_run;          /* the run that last listed it for staging */
   tflaccel_buffer *next_staged; /* that run's list (gl_buffer_list_staged) */
 };
@@ -70,6 +71,7 @@ tflaccel_status gl_buffer_create(const tflaccel_host_services *host, uint64_t si
   created->readback = 0;
   created->readback_current = 0;
   created->host_io = 0;
+  created->borrowed = 0;
   created->staged_run = 0;
   created->next_staged = NULL;
   gl_clear_errors();
@@ -90,10 +92,44 @@ tflaccel_status gl_buffer_create(const tflaccel_host_services *host, uint64_t si
   return NULL;
 }
 
+tflaccel_status gl_buffer_wrap(const tflaccel_host_services *host, GLuint name, uint64_t size,
+                               tflaccel_buffer **buffer) {
+  *buffer = NULL;
+  if (name == 0 || !glIsBuffer(name))
+    return host->status_make(TFLACCEL_INVALID_ARGUMENT,
+                             "gpu_gl: %u is not a GL buffer of the accelerator's share group "
+                             "(make it on a context sharing with tflaccel_compiled_model_native_device's "
+                             "egl_context)",
+                             (unsigned)name);
+  gl_clear_errors();
+  GLint64 held = 0;
+  glBindBuffer(GL_COPY_READ_BUFFER, name);
+  glGetBufferParameteri64v(GL_COPY_READ_BUFFER, GL_BUFFER_SIZE, &held);
+  glBindBuffer(GL_COPY_READ_BUFFER, 0);
+  tflaccel_status status = gl_check_error(host, "glGetBufferParameteri64v(GL_BUFFER_SIZE)");
+  if (status != NULL) return status;
+  /* The kernels read tensors as whole 16-byte vectors. */
+  if (held < 0 || (uint64_t)held < (size + 15) / 16 * 16)
+    return host->status_make(TFLACCEL_INVALID_ARGUMENT,
+                             "gpu_gl: GL buffer %u holds %lld bytes, it needs %llu (offset + size, "
+                             "rounded up to 16)",
+                             (unsigned)name, (long long)held,
+                             (unsigned long long)((size + 15) / 16 * 16));
+  tflaccel_buffer *created = host->alloc(host->context, sizeof *created, _Alignof(tflaccel_buffer));
+  if (created == NULL)
+    return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_gl buffer: out of memory");
+  memset(created, 0, sizeof *created);
+  created->name = name;
+  created->size = size;
+  created->borrowed = 1;
+  *buffer = created;
+  return NULL;
+}
+
 void gl_buffer_destroy(const tflaccel_host_services *host, tflaccel_buffer *buffer) {
   if (buffer == NULL) return;
   gl_clear_errors();
-  glDeleteBuffers(1, &buffer->name);
+  if (!buffer->borrowed) glDeleteBuffers(1, &buffer->name);
   if (buffer->readback != 0) glDeleteBuffers(1, &buffer->readback);
   tflaccel_status status = gl_check_error(host, "glDeleteBuffers");
   if (status != NULL) {

@@ -35,6 +35,10 @@ tflaccel_buffer *gl_buffer_next_staged(const tflaccel_buffer *buffer);
 tflaccel_status gl_buffer_stage_read(const tflaccel_host_services *host,
                                      tflaccel_buffer *buffer);
 
+/* A buffer around the application's GL buffer `name` (of a context sharing
+ * with the device's), checked to hold size bytes; never deleted here. */
+tflaccel_status gl_buffer_wrap(const tflaccel_host_services *host, GLuint name, uint64_t size,
+                               tflaccel_buffer **buffer);
 tflaccel_status gl_buffer_create(const tflaccel_host_services *host, uint64_t size,
                                  tflaccel_buffer **buffer);
 void gl_buffer_destroy(const tflaccel_host_services *host, tflaccel_buffer *buffer);

@@ -14,6 +14,7 @@
  *              partition logs where its GPU time went when destroyed */
 #include "config.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "plugins/gpu_common/gpu_plugin.h"
@@ -166,6 +167,46 @@ static tflaccel_status buffer_read(void *device, tflaccel_buffer *buffer, uint64
   return gl_buffer_read(((gl_plugin_device *)device)->host, buffer, offset, destination, size);
 }
 
+/* Device buffers handed to the application: a buffer's GL name, in the
+ * share group of the device's EGL context. */
+static tflaccel_status buffer_native(void *device, tflaccel_buffer *buffer,
+                                     tflaccel_native_buffer *native) {
+  (void)device;
+  native->type = TFLACCEL_BUFFER_GL;
+  native->handle = gl_buffer_name(buffer);
+  native->memory = 0;
+  native->offset = 0;
+  native->size = gl_buffer_size(buffer);
+  return NULL;
+}
+
+static void device_native(void *device, tflaccel_native_device *native) {
+  gl_plugin_device *self = device;
+  native->type = TFLACCEL_BUFFER_GL;
+  native->egl_display = self->egl.display;
+  native->egl_context = self->egl.context;
+}
+
+/* The application's GL buffer, made on a context sharing with the
+ * device's. A dma-buf would need GL_EXT_memory_object_fd: not yet. */
+static tflaccel_status buffer_wrap(void *device, const tflaccel_native_buffer *native,
+                                   tflaccel_buffer **buffer) {
+  gl_plugin_device *self = device;
+  *buffer = NULL;
+  if (native->type == TFLACCEL_BUFFER_GL) {
+    if (native->handle > UINT32_MAX)
+      return self->host->status_make(TFLACCEL_INVALID_ARGUMENT, "gpu_gl: %llu is not a GL buffer name",
+                                     (unsigned long long)native->handle);
+    return gl_buffer_wrap(self->host, (GLuint)native->handle, native->offset + native->size, buffer);
+  }
+  if (native->type == TFLACCEL_BUFFER_DMABUF)
+    return self->host->status_make(TFLACCEL_UNSUPPORTED,
+                                   "gpu_gl: importing a dma-buf (GL_EXT_memory_object_fd) is not "
+                                   "implemented yet");
+  return self->host->status_make(TFLACCEL_UNSUPPORTED, "gpu_gl: takes GL buffers, not type %d",
+                                 (int)native->type);
+}
+
 static const gpu_api gl_api = {
     .api_name = "EGL",
     .open = open_plugin,
@@ -181,6 +222,9 @@ static const gpu_api gl_api = {
     .buffer_write = buffer_write,
     .buffer_read = buffer_read,
     .device_call = device_call,
+    .buffer_native = buffer_native,
+    .device_native = device_native,
+    .buffer_wrap = buffer_wrap,
 };
 
 GPU_PLUGIN_EXPORT(gl_api, "gpu_gl", "OpenGL ES 3.1 compute through EGL, without a window system")

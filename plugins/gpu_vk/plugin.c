@@ -29,6 +29,7 @@
  *                     partition logs where its GPU time went when destroyed */
 #include "config.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "plugins/gpu_common/gpu_plugin.h"
@@ -49,6 +50,7 @@ typedef struct vk_plugin_state {
 
 typedef struct vk_plugin_device {
   const tflaccel_host_services *host;
+  VkInstance instance; /* the plugin's */
   vk_debug *debug; /* the plugin's, or NULL without validation */
   vk_device_context vulkan;
   vk_backend_device backend_device;
@@ -174,6 +176,7 @@ static tflaccel_status device_open(void *state, uint32_t index, int32_t profilin
   memset(self, 0, sizeof *self);
   self->host = host;
   self->debug = plugin->vulkan.debug;
+  self->instance = plugin->vulkan.instance;
   tflaccel_status status =
       vk_device_context_create(host, &plugin->vulkan.entries[index], &self->vulkan);
   if (status != NULL) {
@@ -235,6 +238,49 @@ static tflaccel_status buffer_read(void *device, tflaccel_buffer *buffer, uint64
   return vk_backend_buffer_read(&self->backend_device, buffer, offset, destination, size);
 }
 
+/* Device buffers handed to the application: a buffer's VkBuffer (a
+ * mirrored one's device-local side, whose mirror a run then no longer
+ * refreshes: the application reads it on the device) and its memory. */
+static tflaccel_status buffer_native(void *device, tflaccel_buffer *buffer,
+                                     tflaccel_native_buffer *native) {
+  (void)device;
+  vk_buffer_hand_out(buffer);
+  native->type = TFLACCEL_BUFFER_VULKAN;
+  native->handle = (uint64_t)(uintptr_t)vk_buffer_handle(buffer);
+  native->memory = (uint64_t)(uintptr_t)vk_buffer_memory(buffer);
+  native->offset = 0;
+  native->size = vk_buffer_size(buffer);
+  return NULL;
+}
+
+static void device_native(void *device, tflaccel_native_device *native) {
+  vk_plugin_device *self = device;
+  native->type = TFLACCEL_BUFFER_VULKAN;
+  native->vk_instance = self->instance;
+  native->vk_physical_device = self->vulkan.entry->physical;
+  native->vk_device = self->vulkan.device;
+  native->vk_queue_family = self->vulkan.entry->compute_family;
+}
+
+/* The application's VkBuffer (with its memory, on this VkDevice). A dma-buf
+ * would need VK_KHR_external_memory_fd and VK_EXT_external_memory_dma_buf:
+ * not yet. */
+static tflaccel_status buffer_wrap(void *device, const tflaccel_native_buffer *native,
+                                   tflaccel_buffer **buffer) {
+  vk_plugin_device *self = device;
+  *buffer = NULL;
+  if (native->type == TFLACCEL_BUFFER_VULKAN)
+    return vk_buffer_wrap(self->host, &self->vulkan, (VkBuffer)(uintptr_t)native->handle,
+                          (VkDeviceMemory)(uintptr_t)native->memory, native->offset + native->size,
+                          buffer);
+  if (native->type == TFLACCEL_BUFFER_DMABUF)
+    return self->host->status_make(TFLACCEL_UNSUPPORTED,
+                                   "gpu_vk: importing a dma-buf (VK_EXT_external_memory_dma_buf) is "
+                                   "not implemented yet");
+  return self->host->status_make(TFLACCEL_UNSUPPORTED, "gpu_vk: takes Vulkan buffers, not type %d",
+                                 (int)native->type);
+}
+
 static const gpu_api vk_api = {
     .api_name = "Vulkan",
     .open = open_plugin,
@@ -249,6 +295,9 @@ static const gpu_api vk_api = {
     .buffer_write = buffer_write,
     .buffer_read = buffer_read,
     .device_check = device_check,
+    .buffer_native = buffer_native,
+    .device_native = device_native,
+    .buffer_wrap = buffer_wrap,
 };
 
 GPU_PLUGIN_EXPORT(vk_api, "gpu_vk", "Vulkan compute devices through the Vulkan loader")

@@ -690,7 +690,8 @@ static tflaccel_status submit_run(vk_backend_device *self, const gpu_sequence *s
       self->submission[count++] = vk_buffer_upload_commands(sequence->mirrors[m].buffer);
   self->submission[count++] = sequence->commands;
   for (uint32_t m = 0; m < sequence->mirror_count; ++m) {
-    if (!sequence->mirrors[m].written) continue;
+    if (!sequence->mirrors[m].written || vk_buffer_downloads_on_demand(sequence->mirrors[m].buffer))
+      continue;
     self->submission[count++] = vk_buffer_download_commands(sequence->mirrors[m].buffer);
     /* Until the wait says the download is done. */
     vk_buffer_set_mirror_state(sequence->mirrors[m].buffer, VK_MIRROR_DEVICE_NEWER);
@@ -698,10 +699,14 @@ static tflaccel_status submit_run(vk_backend_device *self, const gpu_sequence *s
   tflaccel_status status = submit_and_wait(self, count, self->submission);
   if (status != NULL) return status;
   /* Uploaded (the host-newer ones) or downloaded (the written ones). */
-  for (uint32_t m = 0; m < sequence->mirror_count; ++m)
-    if (sequence->mirrors[m].written ||
-        vk_buffer_mirror_state(sequence->mirrors[m].buffer) == VK_MIRROR_HOST_NEWER)
-      vk_buffer_set_mirror_state(sequence->mirrors[m].buffer, VK_MIRROR_CURRENT);
+  /* The application's written buffers: their mirrors wait for a read. */
+  for (uint32_t m = 0; m < sequence->mirror_count; ++m) {
+    tflaccel_buffer *buffer = sequence->mirrors[m].buffer;
+    if (sequence->mirrors[m].written && vk_buffer_downloads_on_demand(buffer))
+      vk_buffer_set_mirror_state(buffer, VK_MIRROR_DEVICE_NEWER);
+    else if (sequence->mirrors[m].written || vk_buffer_mirror_state(buffer) == VK_MIRROR_HOST_NEWER)
+      vk_buffer_set_mirror_state(buffer, VK_MIRROR_CURRENT);
+  }
   return NULL;
 }
 

@@ -24,6 +24,10 @@ struct tflaccel_buffer {
   int32_t state;                /* vk_mirror_state */
   VkCommandPool pool;           /* of upload and download */
   VkCommandBuffer upload, download;
+  /* Handed to the application (vk_buffer_hand_out): a run leaves the
+   * mirror stale instead of downloading into it; a host read downloads. */
+  int32_t download_on_demand;
+  int32_t borrowed; /* buffer and memory are the application's (vk_buffer_wrap) */
 };
 
 #define HOST_ACCESS (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)
@@ -69,6 +73,14 @@ void vk_buffer_set_mirror_state(tflaccel_buffer *buffer, vk_mirror_state state) 
 }
 
 VkCommandBuffer vk_buffer_upload_commands(const tflaccel_buffer *buffer) { return buffer->upload; }
+
+VkDeviceMemory vk_buffer_memory(const tflaccel_buffer *buffer) { return buffer->memory; }
+
+void vk_buffer_hand_out(tflaccel_buffer *buffer) { buffer->download_on_demand = 1; }
+
+int vk_buffer_downloads_on_demand(const tflaccel_buffer *buffer) {
+  return buffer->download_on_demand;
+}
 
 VkCommandBuffer vk_buffer_download_commands(const tflaccel_buffer *buffer) {
   return buffer->download;
@@ -215,6 +227,9 @@ static tflaccel_status create_part(const tflaccel_host_services *host,
   return NULL;
 }
 
+static tflaccel_status add_mirror(const tflaccel_host_services *host,
+                                  const vk_device_context *context, tflaccel_buffer *created);
+
 tflaccel_status vk_buffer_create(const tflaccel_host_services *host,
                                  const vk_device_context *context, uint64_t size,
                                  vk_memory_kind kind, tflaccel_buffer **buffer) {
@@ -253,21 +268,63 @@ tflaccel_status vk_buffer_create(const tflaccel_host_services *host,
                     sizeof device_preferences / sizeof device_preferences[0], "", &created->buffer,
                     &created->memory, &flags, map ? &created->mapped : NULL, HOST_ACCESS);
   }
-  if (status == NULL && kind == VK_MEMORY_MIRRORED) {
-    created->device = context->device;
-    created->state = VK_MIRROR_CURRENT;
-    status = create_part(host, context, allocation, MIRROR_USAGE, mirror_preferences,
-                         sizeof mirror_preferences / sizeof mirror_preferences[0], "host-visible ",
-                         &created->mirror, &created->mirror_memory, &flags, &created->mirror_mapped,
-                         VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
-    created->mirror_coherent = (flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0;
-  }
+  if (status == NULL && kind == VK_MEMORY_MIRRORED) status = add_mirror(host, context, created);
   if (status != NULL) {
     vk_buffer_destroy(host, context, created);
     return status;
   }
   *buffer = created;
   return NULL;
+}
+
+tflaccel_status vk_buffer_wrap(const tflaccel_host_services *host, const vk_device_context *context,
+                               VkBuffer application_buffer, VkDeviceMemory memory, uint64_t size,
+                               tflaccel_buffer **buffer) {
+  *buffer = NULL;
+  if (application_buffer == VK_NULL_HANDLE)
+    return host->status_make(TFLACCEL_INVALID_ARGUMENT, "gpu_vk: VK_NULL_HANDLE is not a VkBuffer");
+  VkMemoryRequirements requirements;
+  vkGetBufferMemoryRequirements(context->device, application_buffer, &requirements);
+  VkDeviceSize allocation = size == 0 ? 16 : (size + 15) / 16 * 16;
+  /* The memory a VkBuffer needs is at least its size: one that needs less
+   * than the tensor's bytes cannot hold them. */
+  if (requirements.size < allocation)
+    return host->status_make(TFLACCEL_INVALID_ARGUMENT,
+                             "gpu_vk: the VkBuffer needs %llu bytes of memory, so it cannot hold "
+                             "%llu (offset + size, rounded up to 16)",
+                             (unsigned long long)requirements.size, (unsigned long long)allocation);
+  tflaccel_buffer *created = host->alloc(host->context, sizeof *created, _Alignof(tflaccel_buffer));
+  if (created == NULL)
+    return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_vk buffer: out of memory");
+  memset(created, 0, sizeof *created);
+  created->buffer = application_buffer;
+  created->memory = memory;
+  created->borrowed = 1;
+  created->size = size;
+  created->allocation = allocation;
+  created->download_on_demand = 1;
+  tflaccel_status status = add_mirror(host, context, created);
+  if (status != NULL) {
+    vk_buffer_destroy(host, context, created);
+    return status;
+  }
+  *buffer = created;
+  return NULL;
+}
+
+/* The host-visible mirror of a buffer whose kernels' side is made. */
+static tflaccel_status add_mirror(const tflaccel_host_services *host,
+                                  const vk_device_context *context, tflaccel_buffer *created) {
+  VkMemoryPropertyFlags flags = 0;
+  created->device = context->device;
+  created->state = VK_MIRROR_CURRENT;
+  tflaccel_status status =
+      create_part(host, context, created->allocation, MIRROR_USAGE, mirror_preferences,
+                  sizeof mirror_preferences / sizeof mirror_preferences[0], "host-visible ",
+                  &created->mirror, &created->mirror_memory, &flags, &created->mirror_mapped,
+                  VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
+  created->mirror_coherent = (flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0;
+  return status;
 }
 
 void vk_buffer_destroy(const tflaccel_host_services *host, const vk_device_context *context,
@@ -280,8 +337,8 @@ void vk_buffer_destroy(const tflaccel_host_services *host, const vk_device_conte
   /* Freeing the memory unmaps it. */
   if (buffer->mirror != VK_NULL_HANDLE) vkDestroyBuffer(device, buffer->mirror, NULL);
   if (buffer->mirror_memory != VK_NULL_HANDLE) vkFreeMemory(device, buffer->mirror_memory, NULL);
-  if (buffer->buffer != VK_NULL_HANDLE) vkDestroyBuffer(device, buffer->buffer, NULL);
-  if (buffer->memory != VK_NULL_HANDLE) vkFreeMemory(device, buffer->memory, NULL);
+  if (buffer->buffer != VK_NULL_HANDLE && !buffer->borrowed) vkDestroyBuffer(device, buffer->buffer, NULL);
+  if (buffer->memory != VK_NULL_HANDLE && !buffer->borrowed) vkFreeMemory(device, buffer->memory, NULL);
   host->free(host->context, buffer);
 }
 

@@ -38,6 +38,23 @@ VkBuffer vk_buffer_handle(const tflaccel_buffer *buffer);
  * for mirrored buffers, whose host bytes are the mirror's). */
 unsigned char *vk_buffer_mapped(const tflaccel_buffer *buffer);
 uint64_t vk_buffer_size(const tflaccel_buffer *buffer);
+/* The memory bound to vk_buffer_handle's VkBuffer. */
+VkDeviceMemory vk_buffer_memory(const tflaccel_buffer *buffer);
+
+/* Buffers handed to the application (its kernels may read and write the
+ * device side): a run that writes a mirrored one leaves its mirror stale
+ * (VK_MIRROR_DEVICE_NEWER) rather than downloading into it each run; a
+ * host read downloads then. */
+void vk_buffer_hand_out(tflaccel_buffer *buffer);
+int vk_buffer_downloads_on_demand(const tflaccel_buffer *buffer);
+
+/* A buffer around the application's VkBuffer (made on this VkDevice with
+ * storage and transfer usage, holding size bytes rounded up to 16) and its
+ * memory, which stay the application's; with a host-visible mirror of its
+ * own for host reads and writes (downloaded on demand). */
+tflaccel_status vk_buffer_wrap(const tflaccel_host_services *host, const vk_device_context *context,
+                               VkBuffer application_buffer, VkDeviceMemory memory, uint64_t size,
+                               tflaccel_buffer **buffer);
 
 /* Whether VK_MEMORY_HOST buffers of this device would live in device-local
  * memory (the first memory type such a buffer would take has

@@ -35,8 +35,9 @@ START_TEST(devices_are_described_as_gles) {
     int major = 0, minor = 0;
     ck_assert_int_eq(sscanf(info.api_version, "OpenGL ES %d.%d", &major, &minor), 2);
     ck_assert(major > 3 || (major == 3 && minor >= 1));
-    /* Half storage through packHalf2x16 always; half arithmetic never. */
-    ck_assert_uint_eq(info.caps, TFLACCEL_DEVICE_CAP_FP16_STORAGE);
+    /* Half storage through packHalf2x16 always; half arithmetic never;
+     * GL buffers of the application's (device buffers). */
+    ck_assert_uint_eq(info.caps, TFLACCEL_DEVICE_CAP_FP16_STORAGE | TFLACCEL_DEVICE_CAP_IMPORT);
     if (strstr(info.name, "llvmpipe") != NULL) {
       ck_assert_int_eq(info.type, TFLACCEL_DEVICE_VIRTUAL_GPU);
       ck_assert_msg(strncmp(info.driver_version, "Mesa", 4) == 0, "driver_version %s",

@@ -14,6 +14,7 @@
 #include "tflaccel/tflaccel.h"
 #include "tools/tflaccel/bench_buffers.h"
 #include "tools/tflaccel/bench_clock.h"
+#include "tools/tflaccel/bench_device_io.h"
 #include "tools/tflaccel/bench_flags.h"
 #include "tools/tflaccel/bench_memory.h"
 #include "tools/tflaccel/bench_placement.h"
@@ -67,6 +68,10 @@ typedef struct bench_options {
   int release_dynamic_tensors;
   long optimize_memory_for_large_tensors;
   const char *benchmark_name, *output_prefix;
+  /* Device buffers and asynchronous runs (bench_device_io.h). */
+  int io_device;      /* --io=device */
+  int async;          /* --async */
+  double cpu_work_us; /* --cpu_work_us: CPU work per frame */
 } bench_options;
 
 typedef struct bench_results {
@@ -119,6 +124,14 @@ static void print_help(void) {
          "  --input_layer_value_range A,LOW,HIGH:...  uniform integers in [LOW, HIGH]\n"
          "  --input_layer_value_files A:FILE,...  raw input bytes ('::' for ':' in a name)\n"
          "  --output_filepath FILE       write the last run's outputs to FILE, raw, in order\n"
+         "  --io=host|device             device: inputs and outputs in the accelerator's own\n"
+         "                               buffers (no host copy in the timed runs); an input or\n"
+         "                               output that takes host buffers only is an error\n"
+         "  --async                      queue frames with run_async back to back, each frame's\n"
+         "                               output events waited on one frame later; a run's time is\n"
+         "                               then the frame period\n"
+         "  --cpu_work_us N              keep the CPU busy N us per frame (between queueing and\n"
+         "                               waiting with --async), as a pipeline's own work would\n"
          "  --min_nodes_per_partition N  smallest accelerator partition (min_partition_ops)\n"
          "  --delegate_serialize_dir DIR  program cache directory (cache_dir)\n"
          "  --delegate_serialize_token T  its subdirectory DIR/T, one per model\n"
@@ -293,6 +306,11 @@ static int parse_bench_flag(int argc, char **argv, int *index, void *untyped_opt
     options->gpu_backend = value;
     return 1;
   }
+  if ((match = bench_match_io(COMMAND, argc, argv, index, &options->io_device)) != 0) return match;
+  if ((match = bench_match_bool(COMMAND, argc, argv, index, "--async", &options->async)) != 0)
+    return match;
+  if ((match = match_seconds(argc, argv, index, "--cpu_work_us", &options->cpu_work_us)) != 0)
+    return match;
   if ((match = cli_match_value(COMMAND, argc, argv, index, "--json", &value)) != 0) {
     if (match < 0) return -1;
     options->json_path = value;
@@ -521,6 +539,9 @@ typedef struct phase_plan {
   double run_delay, run_frequency; /* seconds, runs a second; <= 0: none */
   int dry_run;                     /* time the loop, run nothing */
   op_profile *profile;             /* NULL: not profiled */
+  int async;                       /* frames through run_async (bench_async_frame) */
+  double cpu_work_us;              /* CPU work per frame */
+  double wall_us;                  /* out: the phase's duration */
 } phase_plan;
 
 static void sleep_microseconds(int64_t microseconds) {
@@ -535,7 +556,7 @@ static void sleep_microseconds(int64_t microseconds) {
  * no run starts after max_secs. With --run_frequency, run k starts at
  * k/frequency seconds (at once when behind); else --run_delay sleeps
  * between runs. A failed run ends it with that status. */
-static tflaccel_status run_phase(const phase_plan *plan, tflaccel_compiled_model *compiled,
+static tflaccel_status run_phase(phase_plan *plan, tflaccel_compiled_model *compiled,
                                  const model_buffers *buffers, run_stats *stats) {
   printf("Running benchmark for at least %ld iterations and at least %g seconds but terminate "
          "if exceeding %g seconds.\n",
@@ -548,6 +569,8 @@ static tflaccel_status run_phase(const phase_plan *plan, tflaccel_compiled_model
   terminal_progress_start(&progress, PROGRESS_DELAY_US);
   char label[64];
   snprintf(label, sizeof label, COMMAND ": %s runs", plan->name);
+  /* --async: the previous frame's output events, waited on one frame later. */
+  tflaccel_tensor_event *pending[BENCH_ASYNC_MAX_OUTPUTS] = {0};
   for (long run = 0; (run < plan->min_runs || now < min_finish) && now <= max_finish; ++run) {
     if (run > 0 && plan->run_frequency > 0)
       sleep_microseconds(begin + (int64_t)((double)run * 1e6 / plan->run_frequency) -
@@ -555,23 +578,39 @@ static tflaccel_status run_phase(const phase_plan *plan, tflaccel_compiled_model
     else if (run > 0 && plan->run_delay > 0)
       sleep_microseconds((int64_t)(plan->run_delay * 1e6));
     int64_t start = bench_clock_microseconds();
-    tflaccel_status status = plan->dry_run ? NULL : model_buffers_run(compiled, buffers);
+    tflaccel_status status = NULL;
+    if (plan->async && !plan->dry_run) {
+      status = bench_async_frame(compiled, buffers, plan->cpu_work_us, pending, 0);
+    } else {
+      bench_cpu_work(plan->cpu_work_us);
+      if (!plan->dry_run) status = model_buffers_run(compiled, buffers);
+    }
     int64_t end = bench_clock_microseconds();
     if (status == NULL && plan->profile != NULL && !plan->dry_run)
       status = op_profile_add_run(plan->profile, compiled);
     if (status != NULL) {
       terminal_progress_finish(&progress);
+      if (plan->async) tflaccel_status_free(bench_async_frame(compiled, buffers, 0, pending, 1));
       return tflaccel_status_annotate(status, "%s run %ld", plan->name, run + 1);
     }
     status = run_stats_add(stats, (double)(end - start));
     if (status != NULL) {
       terminal_progress_finish(&progress);
+      if (plan->async) tflaccel_status_free(bench_async_frame(compiled, buffers, 0, pending, 1));
       return status;
     }
     now = end;
     /* The bar counts the runs asked for; past them it counts on. */
     terminal_progress_update(&progress, label, run + 1, run + 1 <= plan->min_runs ? plan->min_runs : 0);
   }
+  if (plan->async && !plan->dry_run) {
+    tflaccel_status status = bench_async_frame(compiled, buffers, 0, pending, 1);
+    if (status != NULL) {
+      terminal_progress_finish(&progress);
+      return tflaccel_status_annotate(status, "%s: the last frame", plan->name);
+    }
+  }
+  plan->wall_us = (double)(bench_clock_microseconds() - begin);
   terminal_progress_finish(&progress);
   run_stats_print_line(stdout, stats);
   fputs("\n\n", stdout);
@@ -731,10 +770,18 @@ static tflaccel_status write_outputs(const char *path, const model_buffers *buff
   if (out == NULL)
     return tflaccel_status_make(TFLACCEL_IO_ERROR, "cannot write %s: %s", path, strerror(errno));
   int failed = 0;
-  for (uint32_t i = 0; i < buffers->output_count && !failed; ++i) {
-    size_t size = tflaccel_tensor_buffer_byte_size(buffers->outputs[i]);
-    failed = fwrite(tflaccel_tensor_buffer_data(buffers->outputs[i]), 1, size, out) != size;
+  tflaccel_tensor_buffer **host = NULL; /* the outputs' bytes, wherever they are */
+  tflaccel_status status = bench_outputs_to_host(buffers, &host);
+  if (status != NULL) {
+    fclose(out);
+    return status;
   }
+  for (uint32_t i = 0; i < buffers->output_count && !failed; ++i) {
+    size_t size = tflaccel_tensor_buffer_byte_size(host[i]);
+    failed = fwrite(tflaccel_tensor_buffer_data(host[i]), 1, size, out) != size;
+  }
+  for (uint32_t i = 0; i < buffers->output_count; ++i) tflaccel_tensor_buffer_destroy(host[i]);
+  free(host);
   if (fclose(out) != 0) failed = 1;
   if (failed) return tflaccel_status_make(TFLACCEL_IO_ERROR, "writing %s failed", path);
   return NULL;
@@ -833,6 +880,16 @@ int tflaccel_cmd_bench(int argc, char **argv) {
   printf("Selected accelerators: [%s]\n", results.selection ? results.selection : "");
 
   status = input_layers_fill(&options.input_layers, compiled, &buffers);
+  char device_io[160] = "";
+  if (status == NULL && options.io_device)
+    status = bench_buffers_to_device(compiled, &buffers, device_io, sizeof device_io);
+  if (status == NULL)
+    printf("Inputs and outputs: %s%s%s\n", options.io_device ? "device buffers (" : "host buffers",
+           device_io, options.io_device ? ")" : "");
+  if (status == NULL && (options.async || options.cpu_work_us > 0))
+    printf("Frames: %s, CPU work per frame: %g us\n",
+           options.async ? "queued with run_async, waited one frame later" : "synchronous runs",
+           options.cpu_work_us);
   if (status == NULL && options.print_preinvoke_state) {
     printf("\n==== Pre-invoke state ====\n");
     status = tensor_state_print(stdout, compiled, &options.widths);
@@ -840,9 +897,11 @@ int tflaccel_cmd_bench(int argc, char **argv) {
   if (status == NULL && options.report_peak_memory_footprint)
     status = peak_memory_monitor_start(&monitor, options.memory_footprint_check_interval_ms);
   phase_plan warmup = {"warmup", options.warmup_runs, options.warmup_min_secs, options.max_secs,
-                       options.run_delay, options.run_frequency, options.dry_run, NULL};
+                       options.run_delay, options.run_frequency, options.dry_run, NULL,
+                       options.async, options.cpu_work_us, 0.0};
   phase_plan timed = {"timed", options.num_runs, options.min_secs, options.max_secs,
-                      options.run_delay, options.run_frequency, options.dry_run, NULL};
+                      options.run_delay, options.run_frequency, options.dry_run, NULL,
+                      options.async, options.cpu_work_us, 0.0};
   if (status == NULL) status = run_phase(&warmup, compiled, &buffers, &results.warmup);
   if (status == NULL && options.enable_op_profiling && (status = op_profile_create(compiled, &profile)) == NULL)
     timed.profile = &profile;
@@ -866,6 +925,18 @@ int tflaccel_cmd_bench(int argc, char **argv) {
     goto cleanup;
   }
   print_summary(&results);
+  if (!options.dry_run && timed.wall_us > 0)
+    printf("Throughput: %.1f frames/s (%zu frames in %.3f s)\n",
+           (double)results.inference.count * 1e6 / timed.wall_us, results.inference.count,
+           timed.wall_us / 1e6);
+  tflaccel_run_stats copies = {.struct_size = sizeof copies};
+  if (!options.dry_run) {
+    if ((status = tflaccel_compiled_model_last_run_stats(compiled, &copies)) == NULL)
+      printf("Host copies per run: %u (%llu bytes)\n", copies.host_copies,
+             (unsigned long long)copies.host_copy_bytes);
+    tflaccel_status_free(status);
+    status = NULL;
+  }
   if (options.report_peak_memory_footprint) {
     if (peak_kb >= 0)
       printf("Overall peak memory footprint (MB) via periodic monitoring: %g\n", kb_to_mb(peak_kb));

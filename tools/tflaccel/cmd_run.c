@@ -11,6 +11,7 @@
 
 #include "core/facts/half.h"
 #include "core/util/regular_file.h"
+#include "tools/tflaccel/bench_device_io.h"
 #include "tools/tflaccel/cli_options.h"
 #include "tools/tflaccel/commands.h"
 #include "tools/tflaccel/make_directory.h"
@@ -27,6 +28,8 @@ static void print_help(void) {
          "  --input FILE                 raw input in the input's dtype; repeat once per input, in order\n"
          "  --seed N                     generator seed (default 1)\n"
          "  --output-dir DIR             write output_K.bin (raw, in the output's dtype) into DIR (made if missing)\n"
+         "  --io=host|device             device: inputs and outputs in the accelerator's own buffers\n"
+         "                               (the outputs are then read back to print them)\n"
          "%s",
          cli_compile_flags_help());
 }
@@ -148,6 +151,7 @@ int tflaccel_cmd_run(int argc, char **argv) {
   const char *input_files[MAX_INPUT_FILES];
   uint32_t input_file_count = 0;
   long seed = 1;
+  int io_device = 0;
   for (int i = 1; i < argc; ++i) {
     const char *value = NULL;
     int match = cli_parse_compile_flag(COMMAND, argc, argv, &i, &flags);
@@ -168,6 +172,10 @@ int tflaccel_cmd_run(int argc, char **argv) {
     }
     if ((match = cli_match_value(COMMAND, argc, argv, &i, "--seed", &value)) != 0) {
       if (match < 0 || !cli_parse_int(COMMAND, "--seed", value, 0, 4294967295L, &seed)) return 2;
+      continue;
+    }
+    if ((match = bench_match_io(COMMAND, argc, argv, &i, &io_device)) != 0) {
+      if (match < 0) return 2;
       continue;
     }
     if ((match = cli_match_value(COMMAND, argc, argv, &i, "--output-dir", &value)) != 0) {
@@ -237,7 +245,19 @@ int tflaccel_cmd_run(int argc, char **argv) {
   }
   for (uint32_t i = 0; status == NULL && i < output_count; ++i)
     status = tflaccel_compiled_model_create_output_buffer(compiled, i, &outputs[i]);
+  model_buffers device_buffers = {inputs, outputs, input_count, output_count};
+  if (status == NULL && io_device) status = bench_buffers_to_device(compiled, &device_buffers, NULL, 0);
   if (status == NULL) status = tflaccel_compiled_model_run(compiled, inputs, input_count, outputs, output_count);
+  if (status == NULL && io_device) {
+    /* The outputs' bytes, read back from the device buffers to print. */
+    tflaccel_tensor_buffer **host = NULL;
+    status = bench_outputs_to_host(&device_buffers, &host);
+    for (uint32_t i = 0; status == NULL && i < output_count; ++i) {
+      tflaccel_tensor_buffer_destroy(outputs[i]);
+      outputs[i] = host[i];
+    }
+    free(host);
+  }
   if (status != NULL) {
     fprintf(stderr, COMMAND ": %s\n", tflaccel_status_message(status));
     tflaccel_status_free(status);
