@@ -20,6 +20,7 @@ tools_libtflaccel_cli_la_SOURCES = \
 	tools/tflaccel/input_generator.c \
 	tools/tflaccel/input_generator.h \
 	tools/tflaccel/cmd_bench.c \
+	tools/tflaccel/cmd_cache.c \
 	tools/tflaccel/cmd_diff.c \
 	tools/tflaccel/stats.c \
 	tools/tflaccel/stats.h \
@@ -38,4 +39,4 @@ tools_libtflaccel_cli_la_SOURCES = \
 	tools/tflaccel/bench_tensor_values.c \
 	tools/tflaccel/bench_tensor_values.h
 # The facts library gives half <-> float; the rest goes through the public API.
-tools_libtflaccel_cli_la_LIBADD = core/facts/libtflaccel_facts.la -lm
+tools_libtflaccel_cli_la_LIBADD = core/facts/libtflaccel_facts.la core/cache/libtflaccel_cache.la -lm

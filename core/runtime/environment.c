@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/log/log.h"
+#include "core/runtime/cache_location.h"
 #include "core/runtime/environment.h"
 #include "core/util/env.h"
 
@@ -57,6 +58,7 @@ tflaccel_status tflaccel_environment_create(const tflaccel_environment_options *
   tflaccel_status status = load_config(
       TFLACCEL_HAS_FIELD(tflaccel_environment_options, options, config_path) ? options : NULL,
       &environment->config);
+  if (status == NULL) status = cache_location_resolve(environment->config, log_level);
   if (status == NULL)
     status = registry_create(environment->config, log_level, &environment->registry);
 
@@ -110,6 +112,10 @@ void tflaccel_environment_destroy(tflaccel_environment *environment) {
 
 const char *tflaccel_environment_config_path(const tflaccel_environment *environment) {
   return environment ? environment->config->path : NULL;
+}
+
+const char *tflaccel_environment_cache_dir(const tflaccel_environment *environment) {
+  return environment ? environment->config->cache_dir : NULL;
 }
 
 const char *tflaccel_environment_selection(const tflaccel_environment *environment) {

@@ -61,6 +61,9 @@ void tflaccel_environment_destroy(tflaccel_environment *environment);
 
 /* The config file that was read, or NULL when none was found. */
 const char *tflaccel_environment_config_path(const tflaccel_environment *environment);
+/* The compiled-model cache's directory in use, or NULL when the cache is off
+ * (README, "The compiled-model cache"). */
+const char *tflaccel_environment_cache_dir(const tflaccel_environment *environment);
 
 typedef struct tflaccel_plugin_info {
   uint32_t struct_size;

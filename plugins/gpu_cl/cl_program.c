@@ -64,10 +64,9 @@ tflaccel_status cl_program_get(const tflaccel_host_services *host, const cl_devi
     return NULL;
   }
   const char *options = build_options(storage);
-  uint64_t key = cl_program_cache_key(context, options,
-                                      gpu_cl_kernel_sources,
-                                      gpu_cl_kernel_sources_count);
-  cl_program cached = cl_program_cache_load(host, context, options, key);
+  gpu_disk_cache_key key;
+  cl_program_cache_key(context, options, gpu_cl_kernel_sources, gpu_cl_kernel_sources_count, &key);
+  cl_program cached = cl_program_cache_load(host, context, options, &key);
   if (cached != NULL) {
     set->programs[storage] = cached;
     *program = cached;
@@ -85,7 +84,7 @@ tflaccel_status cl_program_get(const tflaccel_host_services *host, const cl_devi
     clReleaseProgram(built);
     return status;
   }
-  cl_program_cache_store(host, key, built);
+  cl_program_cache_store(host, &key, built);
   set->programs[storage] = built;
   *program = built;
   return NULL;

@@ -10,9 +10,9 @@ static gpu_disk_cache disk_of(const tflaccel_host_services *host) {
   return (gpu_disk_cache){.host = host, .prefix = "gpu_cl"};
 }
 
-/* seed extended with a string the device or its platform reports. */
-static uint64_t hash_info(uint64_t seed, const cl_device_context *context, cl_device_info name,
-                          int of_platform) {
+/* Adds a string the device or its platform reports. */
+static void add_info(gpu_disk_cache_key_builder *key, const cl_device_context *context,
+                     cl_device_info name, int of_platform) {
   char text[512] = "";
   if (of_platform) {
     cl_platform_id platform = NULL;
@@ -22,25 +22,26 @@ static uint64_t hash_info(uint64_t seed, const cl_device_context *context, cl_de
   } else {
     clGetDeviceInfo(context->device, name, sizeof text - 1, text, NULL);
   }
-  return gpu_disk_cache_hash_string(seed, text);
+  gpu_disk_cache_key_add_string(key, text);
 }
 
-uint64_t cl_program_cache_key(const cl_device_context *context, const char *options,
-                              const char *const *sources, uint32_t count) {
-  uint64_t key = GPU_DISK_CACHE_SEED;
-  key = hash_info(key, context, CL_PLATFORM_NAME, 1);
-  key = hash_info(key, context, CL_PLATFORM_VERSION, 1);
-  key = hash_info(key, context, CL_DEVICE_NAME, 0);
-  key = hash_info(key, context, CL_DEVICE_VERSION, 0);
-  key = hash_info(key, context, CL_DRIVER_VERSION, 0);
-  key = gpu_disk_cache_hash_string(key, options);
-  for (uint32_t i = 0; i < count; ++i) key = gpu_disk_cache_hash_string(key, sources[i]);
-  return key;
+void cl_program_cache_key(const cl_device_context *context, const char *options,
+                          const char *const *sources, uint32_t count, gpu_disk_cache_key *key) {
+  gpu_disk_cache_key_builder builder;
+  gpu_disk_cache_key_begin(&builder, "gpu_cl program binary");
+  add_info(&builder, context, CL_PLATFORM_NAME, 1);
+  add_info(&builder, context, CL_PLATFORM_VERSION, 1);
+  add_info(&builder, context, CL_DEVICE_NAME, 0);
+  add_info(&builder, context, CL_DEVICE_VERSION, 0);
+  add_info(&builder, context, CL_DRIVER_VERSION, 0);
+  gpu_disk_cache_key_add_string(&builder, options);
+  for (uint32_t i = 0; i < count; ++i) gpu_disk_cache_key_add_string(&builder, sources[i]);
+  gpu_disk_cache_key_end(&builder, key);
 }
 
 cl_program cl_program_cache_load(const tflaccel_host_services *host,
                                  const cl_device_context *context, const char *options,
-                                 uint64_t key) {
+                                 const gpu_disk_cache_key *key) {
   gpu_disk_cache disk = disk_of(host);
   void *binary = NULL;
   uint32_t size = 0, tag = 0;
@@ -59,12 +60,14 @@ cl_program cl_program_cache_load(const tflaccel_host_services *host,
     program = NULL;
   }
   host->free(host->context, binary);
-  host->log(host->context, TFLACCEL_LOG_DEBUG, "program cache: %016llx %s",
-            (unsigned long long)key, program != NULL ? "loaded" : "refused by the driver");
+  host->log(host->context, program != NULL ? TFLACCEL_LOG_DEBUG : TFLACCEL_LOG_INFO,
+            "program cache: the verified binary was %s",
+            program != NULL ? "loaded" : "refused by the driver; building from source");
   return program;
 }
 
-void cl_program_cache_store(const tflaccel_host_services *host, uint64_t key, cl_program program) {
+void cl_program_cache_store(const tflaccel_host_services *host, const gpu_disk_cache_key *key,
+                            cl_program program) {
   gpu_disk_cache disk = disk_of(host);
   if (!gpu_disk_cache_enabled(&disk)) return;
   size_t size = 0;
@@ -74,6 +77,7 @@ void cl_program_cache_store(const tflaccel_host_services *host, uint64_t key, cl
   unsigned char *binary = host->alloc(host->context, size, 16);
   if (binary == NULL) return;
   if (clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL) == CL_SUCCESS)
-    gpu_disk_cache_write(&disk, key, binary, (uint32_t)size, 0);
+    gpu_disk_cache_write(&disk, key, "OpenCL program binary (all kernels)", binary,
+                         (uint32_t)size, 0);
   host->free(host->context, binary);
 }

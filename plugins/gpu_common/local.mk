@@ -69,4 +69,4 @@ plugins_libgpu_common_la_SOURCES = \
 plugins_libgpu_common_la_CFLAGS = $(PLUGIN_C_FLAGS)
 # The one part of the core a plugin links: the facts library (op and dtype
 # names, half conversion, window geometry, axes).
-plugins_libgpu_common_la_LIBADD = core/facts/libtflaccel_facts.la
+plugins_libgpu_common_la_LIBADD = core/facts/libtflaccel_facts.la core/cache/libtflaccel_cache.la

@@ -61,8 +61,9 @@ static tflaccel_status build(const gl_program_set *set, int32_t kernel, int32_t 
       gpu_gl_kernel_sources[GL_KERNEL_SOURCE_COMMON],
       gpu_gl_kernel_sources[GL_KERNEL_SOURCE_FIRST_KERNEL + kernel],
   };
-  uint64_t key = gl_program_cache_key(&set->cache, sources, 4);
-  *built = gl_program_cache_load(&set->cache, key);
+  gpu_disk_cache_key key;
+  gl_program_cache_key(&set->cache, sources, 4, &key);
+  *built = gl_program_cache_load(&set->cache, &key);
   if (*built != 0) return NULL;
   char log[LOG_EXCERPT + 1] = "";
   gl_clear_errors();
@@ -106,7 +107,7 @@ static tflaccel_status build(const gl_program_set *set, int32_t kernel, int32_t 
     glDeleteProgram(program);
     return status;
   }
-  gl_program_cache_store(&set->cache, key, program);
+  gl_program_cache_store(&set->cache, &key, program);
   *built = program;
   return NULL;
 }

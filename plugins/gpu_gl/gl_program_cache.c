@@ -19,23 +19,22 @@ void gl_program_cache_init(const tflaccel_host_services *host, gl_program_cache 
               "program cache off: the driver offers no program binary format");
     return;
   }
-  uint64_t hash = GPU_DISK_CACHE_SEED;
+  gpu_disk_cache_key_begin(&cache->driver, "gpu_gl program binary");
   const GLenum names[] = {GL_VENDOR, GL_RENDERER, GL_VERSION, GL_SHADING_LANGUAGE_VERSION};
   for (size_t i = 0; i < sizeof names / sizeof *names; ++i)
-    hash = gpu_disk_cache_hash_string(hash, (const char *)glGetString(names[i]));
+    gpu_disk_cache_key_add_string(&cache->driver, (const char *)glGetString(names[i]));
   gl_clear_errors();
-  cache->driver_hash = hash;
   cache->enabled = 1;
 }
 
-uint64_t gl_program_cache_key(const gl_program_cache *cache, const GLchar *const *sources,
-                              uint32_t count) {
-  uint64_t hash = cache->driver_hash;
-  for (uint32_t i = 0; i < count; ++i) hash = gpu_disk_cache_hash_string(hash, sources[i]);
-  return hash;
+void gl_program_cache_key(const gl_program_cache *cache, const GLchar *const *sources,
+                          uint32_t count, gpu_disk_cache_key *key) {
+  gpu_disk_cache_key_builder builder = cache->driver;
+  for (uint32_t i = 0; i < count; ++i) gpu_disk_cache_key_add_string(&builder, sources[i]);
+  gpu_disk_cache_key_end(&builder, key);
 }
 
-GLuint gl_program_cache_load(const gl_program_cache *cache, uint64_t key) {
+GLuint gl_program_cache_load(const gl_program_cache *cache, const gpu_disk_cache_key *key) {
   if (!cache->enabled) return 0;
   void *binary = NULL;
   uint32_t size = 0, format = 0;
@@ -55,8 +54,9 @@ GLuint gl_program_cache_load(const gl_program_cache *cache, uint64_t key) {
   }
   gl_clear_errors();
   host->free(host->context, binary);
-  host->log(host->context, TFLACCEL_LOG_DEBUG, "program cache: %016llx %s",
-            (unsigned long long)key, program != 0 ? "loaded" : "refused by the driver");
+  host->log(host->context, program != 0 ? TFLACCEL_LOG_DEBUG : TFLACCEL_LOG_INFO,
+            "program cache: the verified binary was %s",
+            program != 0 ? "loaded" : "refused by the driver; compiling from source");
   return program;
 }
 
@@ -64,7 +64,8 @@ void gl_program_cache_before_link(const gl_program_cache *cache, GLuint program)
   if (cache->enabled) glProgramParameteri(program, GL_PROGRAM_BINARY_RETRIEVABLE_HINT, GL_TRUE);
 }
 
-void gl_program_cache_store(const gl_program_cache *cache, uint64_t key, GLuint program) {
+void gl_program_cache_store(const gl_program_cache *cache, const gpu_disk_cache_key *key,
+                            GLuint program) {
   if (!cache->enabled) return;
   const tflaccel_host_services *host = cache->disk.host;
   gl_clear_errors();
@@ -78,7 +79,8 @@ void gl_program_cache_store(const gl_program_cache *cache, uint64_t key, GLuint 
   GLenum format = 0;
   glGetProgramBinary(program, length, &written, &format, binary);
   if (glGetError() == GL_NO_ERROR && written > 0)
-    gpu_disk_cache_write(&cache->disk, key, binary, (uint32_t)written, (uint32_t)format);
+    gpu_disk_cache_write(&cache->disk, key, "GLES program binary (one kernel)", binary,
+                         (uint32_t)written, (uint32_t)format);
   gl_clear_errors();
   host->free(host->context, binary);
 }

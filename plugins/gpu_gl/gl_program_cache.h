@@ -1,6 +1,7 @@
 /* gpu_gl's linked programs kept on disk (gpu_common/gpu_disk_cache): the
- * driver's program binary (glGetProgramBinary), keyed by a hash of the
- * driver's identity and the program's whole source. Building a model's
+ * driver's program binary (glGetProgramBinary), keyed by a SHA-256 of the
+ * driver's identity and the program's whole source; glProgramBinary only
+ * ever sees a binary the cache verified for exactly that key. Building a model's
  * programs takes the NVIDIA driver up to a few tenths of a second each;
  * loading them back, milliseconds. A missing, stale or refused binary only
  * means compiling as usual (and writing it again). Off when the host gives
@@ -18,24 +19,25 @@
 typedef struct gl_program_cache {
   gpu_disk_cache disk;
   int enabled;
-  uint64_t driver_hash; /* GL_VENDOR, GL_RENDERER, GL_VERSION, the GLSL version */
+  gpu_disk_cache_key_builder driver; /* GL_VENDOR, GL_RENDERER, GL_VERSION, the GLSL version */
 } gl_program_cache;
 
 /* With the context current. */
 void gl_program_cache_init(const tflaccel_host_services *host, gl_program_cache *cache);
 
 /* The key of a program made of these source strings. */
-uint64_t gl_program_cache_key(const gl_program_cache *cache, const GLchar *const *sources,
-                              uint32_t count);
+void gl_program_cache_key(const gl_program_cache *cache, const GLchar *const *sources,
+                          uint32_t count, gpu_disk_cache_key *key);
 
 /* The cached program for key, linked and ready, or 0. */
-GLuint gl_program_cache_load(const gl_program_cache *cache, uint64_t key);
+GLuint gl_program_cache_load(const gl_program_cache *cache, const gpu_disk_cache_key *key);
 
 /* Before linking a program the cache may store: asks the driver to keep
  * its binary retrievable. */
 void gl_program_cache_before_link(const gl_program_cache *cache, GLuint program);
 
 /* Stores a linked program's binary under key. */
-void gl_program_cache_store(const gl_program_cache *cache, uint64_t key, GLuint program);
+void gl_program_cache_store(const gl_program_cache *cache, const gpu_disk_cache_key *key,
+                            GLuint program);
 
 #endif

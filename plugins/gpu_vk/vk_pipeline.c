@@ -17,20 +17,22 @@ static const char *const variant_names[VK_SHADER_VARIANT_COUNT] = {
 
 /* What decides the cached pipelines: the device and driver (Vulkan's own
  * header check covers them too) and the embedded SPIR-V of this build. */
-static uint64_t cache_key(const vk_device_context *context) {
+static void cache_key(const vk_device_context *context, gpu_disk_cache_key *key) {
   VkPhysicalDeviceProperties properties;
   vkGetPhysicalDeviceProperties(context->entry->physical, &properties);
-  uint64_t key = GPU_DISK_CACHE_SEED;
-  key = gpu_disk_cache_hash(key, &properties.vendorID, sizeof properties.vendorID);
-  key = gpu_disk_cache_hash(key, &properties.deviceID, sizeof properties.deviceID);
-  key = gpu_disk_cache_hash(key, &properties.driverVersion, sizeof properties.driverVersion);
-  key = gpu_disk_cache_hash(key, properties.pipelineCacheUUID, VK_UUID_SIZE);
+  gpu_disk_cache_key_builder builder;
+  gpu_disk_cache_key_begin(&builder, "gpu_vk pipeline cache");
+  gpu_disk_cache_key_add(&builder, &properties.vendorID, sizeof properties.vendorID);
+  gpu_disk_cache_key_add(&builder, &properties.deviceID, sizeof properties.deviceID);
+  gpu_disk_cache_key_add(&builder, &properties.driverVersion, sizeof properties.driverVersion);
+  gpu_disk_cache_key_add(&builder, properties.pipelineCacheUUID, VK_UUID_SIZE);
+  gpu_disk_cache_key_add_string(&builder, properties.deviceName);
   for (unsigned k = 0; k < gpu_vk_spirv_count; ++k)
     for (int v = 0; v < VK_SHADER_VARIANT_COUNT; ++v)
       if (gpu_vk_spirv[k].variants[v].words != NULL)
-        key = gpu_disk_cache_hash(key, gpu_vk_spirv[k].variants[v].words,
-                                  gpu_vk_spirv[k].variants[v].size);
-  return key;
+        gpu_disk_cache_key_add(&builder, gpu_vk_spirv[k].variants[v].words,
+                               gpu_vk_spirv[k].variants[v].size);
+  gpu_disk_cache_key_end(&builder, key);
 }
 
 /* The pipeline cache, with the file's data when there is a usable one (the
@@ -41,8 +43,8 @@ static tflaccel_status create_cache(vk_pipeline_set *set) {
   void *data = NULL;
   uint32_t size = 0, tag = 0;
   if (gpu_disk_cache_enabled(&set->disk)) {
-    set->disk_key = cache_key(set->context);
-    gpu_disk_cache_read(&set->disk, set->disk_key, &data, &size, &tag);
+    cache_key(set->context, &set->disk_key);
+    gpu_disk_cache_read(&set->disk, &set->disk_key, &data, &size, &tag);
   }
   VkPipelineCacheCreateInfo info = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
@@ -51,8 +53,8 @@ static tflaccel_status create_cache(vk_pipeline_set *set) {
   };
   VkResult result = vkCreatePipelineCache(set->context->device, &info, NULL, &set->cache);
   if (result != VK_SUCCESS && data != NULL) {
-    set->host->log(set->host->context, TFLACCEL_LOG_DEBUG,
-                   "pipeline cache: the driver refused the cached data (%d); starting empty",
+    set->host->log(set->host->context, TFLACCEL_LOG_INFO,
+                   "pipeline cache: the driver refused the verified cached data (%d); starting empty",
                    (int)result);
     info.initialDataSize = 0;
     info.pInitialData = NULL;
@@ -78,7 +80,8 @@ static void save_cache(vk_pipeline_set *set) {
   void *data = set->host->alloc(set->host->context, size, 16);
   if (data == NULL) return;
   if (vkGetPipelineCacheData(device, set->cache, &size, data) == VK_SUCCESS)
-    gpu_disk_cache_write(&set->disk, set->disk_key, data, (uint32_t)size, 0);
+    gpu_disk_cache_write(&set->disk, &set->disk_key, "Vulkan pipeline cache (all kernels)", data,
+                         (uint32_t)size, 0);
   set->host->free(set->host->context, data);
 }
 

@@ -30,12 +30,12 @@ typedef struct vk_pipeline_set {
   vk_pipeline_entry *entries; /* host->alloc'ed */
   uint32_t count, capacity;
   /* The driver's pipeline cache, loaded from the host's cache_dir (file
-   * "gpu_vk-<key>.bin", the key covering the device, driver and these
-   * kernels) and written back when the set is released, if pipelines were
+   * "gpu_vk-<key>.bin", the key a SHA-256 covering the device, driver and
+   * these kernels; verified before vkCreatePipelineCache sees it) and written back when the set is released, if pipelines were
    * built: a second process builds from it in a fraction of the time. */
   VkPipelineCache cache;
   gpu_disk_cache disk;
-  uint64_t disk_key;
+  gpu_disk_cache_key disk_key;
   uint32_t built; /* pipelines created since the cache was loaded */
 } vk_pipeline_set;
 
