@@ -42,3 +42,7 @@ tests_compiled_cache_test_cache_gpu_gl_CPPFLAGS = $(TEST_CPP_FLAGS) -DCACHE_TEST
 tests_compiled_cache_test_cache_gpu_gl_CFLAGS = $(TEST_C_FLAGS)
 tests_compiled_cache_test_cache_gpu_gl_LDADD = $(CACHE_GPU_TEST_LDADD)
 endif
+
+# tflaccel cache path|list|clear (shell, no GPU).
+TESTS += tests/compiled_cache/cache_cli.sh
+dist_check_SCRIPTS += tests/compiled_cache/cache_cli.sh

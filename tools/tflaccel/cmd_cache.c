@@ -60,14 +60,14 @@ int tflaccel_cmd_cache(int argc, char **argv) {
     } else if (action == NULL && argv[i][0] != '-') {
       action = argv[i];
     } else {
-      fprintf(stderr, "tflaccel cache: unexpected argument '%s'\n", argv[i]);
-      usage(stderr);
+      fprintf(stderr, "tflaccel cache: unexpected argument '%s' (try --help)\n", argv[i]);
       return 2;
     }
   }
   if (action == NULL || (strcmp(action, "path") && strcmp(action, "list") && strcmp(action, "clear"))) {
-    fprintf(stderr, "tflaccel cache: %s\n", action ? "unknown action" : "missing action");
-    usage(stderr);
+    if (action != NULL)
+      fprintf(stderr, "tflaccel cache: unknown action '%s' (path, list or clear)\n", action);
+    else fprintf(stderr, "tflaccel cache: missing action (path, list or clear)\n");
     return 2;
   }
   /* The environment decides the directory (ini, environment variables);
