@@ -4,7 +4,8 @@
 # Times two builds of tflaccel side by side, interleaved in one run (the
 # machines lent for GPU work differ by ~5% from one call to the next, so
 # only builds measured together compare): for each model, accelerator and
-# precision, ROUNDS rounds of `tflaccel bench` alternating A and B. Prints
+# precision, ROUNDS rounds of `tflaccel bench`, A then B in odd rounds and
+# B then A in even ones. Prints
 # one Markdown table of the median latencies (ms, one figure per round),
 # with the dispatch count each build reported. Progress goes to stderr.
 #
@@ -64,7 +65,7 @@ bench() {
   fi
   dispatches=$(sed -n 's/.* ops -> \([0-9][0-9]*\) dispatches.*/\1/p' "$work/stderr" |
     awk '{ total += $1 } END { if (NR) print total; else print "-" }')
-  python3 -c 'import json, sys; print(f"{json.load(open(sys.argv[1]))[\"inference_median_us\"] / 1000:.3f}", sys.argv[2])' \
+  python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print("%.3f" % (d["inference_median_us"] / 1000), sys.argv[2])' \
     "$work/result.json" "$dispatches"
 }
 
@@ -78,14 +79,23 @@ for model in $models; do
       round=1
       while [ "$round" -le "$rounds" ]; do
         echo "compare-builds.sh: $model on $accelerator, $precision, round $round" >&2
-        # shellcheck disable=SC2046 # "MEDIAN DISPATCHES" split on purpose
-        set -- $(bench "$build_a" "$model" "$accelerator" "$precision")
-        times_a="$times_a ${1:-failed}"
-        [ $# -ge 2 ] && dispatches_a=$2
-        # shellcheck disable=SC2046 # as above
-        set -- $(bench "$build_b" "$model" "$accelerator" "$precision")
-        times_b="$times_b ${1:-failed}"
-        [ $# -ge 2 ] && dispatches_b=$2
+        # A then B in odd rounds, B then A in even ones, so that neither
+        # build always runs on a GPU the other has just warmed up.
+        for build in a b; do
+          if [ $((round % 2)) -eq 0 ]; then
+            if [ "$build" = a ]; then build=b; else build=a; fi
+          fi
+          if [ "$build" = a ]; then binary=$build_a; else binary=$build_b; fi
+          # shellcheck disable=SC2046 # "MEDIAN DISPATCHES" split on purpose
+          set -- $(bench "$binary" "$model" "$accelerator" "$precision")
+          if [ "$build" = a ]; then
+            times_a="$times_a ${1:-failed}"
+            [ $# -ge 2 ] && dispatches_a=$2
+          else
+            times_b="$times_b ${1:-failed}"
+            [ $# -ge 2 ] && dispatches_b=$2
+          fi
+        done
         round=$((round + 1))
       done
       echo "| $model | $accelerator | $precision |$times_a |$times_b | $dispatches_a / $dispatches_b |"

@@ -1,6 +1,7 @@
 # Benchmarks and the reference check for installed builds are run by hand
-# (bench/run-all.sh, compare-builds.sh, check-references.py), never by make
-# check; the scripts and the results they produced travel
-# with the sources.
-EXTRA_DIST += bench/run-all.sh bench/compare-builds.sh bench/check-references.py bench/RESULTS.md \
-	bench/cache-cold-warm.sh
+# (run-all.sh, compare-builds.sh, check-references.py, vs-litert.sh,
+# fidelity-vs-litert.sh), never by make check; the scripts and the results
+# they produced travel with the sources.
+EXTRA_DIST += bench/run-all.sh bench/compare-builds.sh bench/check-references.py \
+	bench/RESULTS.md bench/vs-litert.sh bench/vs_litert.py bench/fidelity-vs-litert.sh \
+	bench/fidelity_vs_litert.py bench/pthreadpool_forkjoin.c bench/cache-cold-warm.sh

@@ -8,9 +8,13 @@ lib_LTLIBRARIES += libtflaccel.la
 libtflaccel_core_la_SOURCES = \
 	core/config/ini_config.c \
 	core/config/ini_config.h \
+	core/config/plugin_dropins.c \
+	core/config/plugin_dropins.h \
 	core/registry/registry.c \
 	core/registry/registry.h \
 	core/registry/selection.c \
+	core/registry/auto_selection.c \
+	core/registry/auto_selection.h \
 	core/registry/selection.h \
 	core/partition/partitioner.c \
 	core/partition/partitioner.h \
@@ -19,11 +23,16 @@ libtflaccel_core_la_SOURCES = \
 	core/runtime/environment.c \
 	core/runtime/cache_location.c \
 	core/runtime/cache_location.h \
+	core/runtime/run_profile.c \
+	core/runtime/run_profile.h \
+	core/runtime/graph_info.c \
 	core/runtime/tensor_buffer.c \
 	core/runtime/tensor_buffer.h \
 	core/runtime/environment.h \
 	core/util/env.c \
 	core/util/env.h \
+	core/util/regular_file.c \
+	core/util/regular_file.h \
 	core/log/log.c \
 	core/log/log.h \
 	core/registry/abi_layout.c \

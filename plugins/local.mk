@@ -1,6 +1,7 @@
 # Accelerator plugins. All modules are built into plugins/ so that the build
 # tree has one plugin directory (plugins/.libs) the uninstalled core finds.
 include $(srcdir)/plugins/cpu_ref/local.mk
+include $(srcdir)/plugins/cpu_xnnpack/local.mk
 include $(srcdir)/plugins/gpu_common/local.mk
 include $(srcdir)/plugins/gpu_cl/local.mk
 include $(srcdir)/plugins/gpu_vk/local.mk

@@ -39,3 +39,11 @@ tests_gpu_test_gpu_gl_CPPFLAGS = $(TEST_CPP_FLAGS) \
 tests_gpu_test_gpu_gl_CFLAGS = $(TEST_C_FLAGS) $(GLES_CFLAGS) $(PTHREAD_CFLAGS)
 tests_gpu_test_gpu_gl_LDADD = $(GPU_TEST_LDADD) $(GLES_LIBS) $(PTHREAD_LIBS)
 endif
+
+# The GPU layer's op table, linked in directly: no device needed.
+check_PROGRAMS += tests/gpu/test_gpu_op_table
+TESTS += tests/gpu/test_gpu_op_table
+tests_gpu_test_gpu_op_table_SOURCES = tests/gpu/test_gpu_op_table.c
+tests_gpu_test_gpu_op_table_CPPFLAGS = $(TEST_CPP_FLAGS)
+tests_gpu_test_gpu_op_table_CFLAGS = $(TEST_C_FLAGS)
+tests_gpu_test_gpu_op_table_LDADD = plugins/libgpu_common.la $(CHECK_LIBS)

@@ -15,6 +15,8 @@ TEST_C_FLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 TEST_LINK = libtflaccel.la $(CHECK_LIBS)
 include $(srcdir)/tests/facts.mk
 include $(srcdir)/tests/registry.mk
+include $(srcdir)/tests/api.mk
+include $(srcdir)/tests/auto_selection.mk
 include $(srcdir)/tests/cpu_ref.mk
 include $(srcdir)/tests/cpu_ref_quant.mk
 include $(srcdir)/tests/gpu.mk
@@ -31,3 +33,6 @@ clean-local:
 include $(srcdir)/tests/models.mk
 include $(srcdir)/tests/tools.mk
 include $(srcdir)/tests/conformance.mk
+include $(srcdir)/tests/cpu_xnnpack.mk
+include $(srcdir)/tests/runtime.mk
+include $(srcdir)/tests/reliability.mk

@@ -78,11 +78,14 @@ EXTRA_DIST += \
 	tests/data/ref/selfie_segmentation/manifest.json \
 	tests/data/ref/selfie_segmentation/output_0.bin
 
-# libFuzzer target for the loader, run by hand (not part of make check):
-#   make fuzz-loader FUZZ_MINUTES=N
+# libFuzzer target for the loader (not part of make check):
+#   make fuzz [FUZZ_MINUTES=N | FUZZ_SECONDS=N]     (fuzz-loader: the same)
 # Builds tests/fuzz/fuzz_model_loader with clang's fuzzer, ASan and UBSan
-# from the loader's sources, and fuzzes a temporary copy of the models.
+# from the loader's sources, and fuzzes a temporary copy of the real models
+# (../shared/models when present, else tests/data) as its seed corpus.
+# Without clang it says so and does nothing (exit 0).
 FUZZ_MINUTES = 2
+FUZZ_SECONDS = `expr $(FUZZ_MINUTES) \* 60`
 FUZZ_CC = clang
 FUZZ_CFLAGS = -std=c11 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined
@@ -91,10 +94,12 @@ FUZZ_LOADER_FILES = \
 	core/tflite/builtin_options.c \
 	core/tflite/densify.c \
 	core/tflite/flatbuffer.c \
+	core/tflite/quantization_check.c \
 	core/tflite/reader.c \
 	core/tflite/stored_model.c \
 	core/graph/folding.c \
 	core/graph/graph_validation.c \
+	core/graph/memory_limits.c \
 	core/graph/model.c \
 	core/graph/model_api.c \
 	core/graph/prepared_graph.c \
@@ -107,24 +112,30 @@ FUZZ_LOADER_FILES = \
 	core/memory/allocation_pool.c \
 	core/memory/arena_planner.c \
 	core/runtime/library_info.c \
-	core/status/status.c
+	core/status/status.c \
+	core/util/env.c \
+	core/util/regular_file.c
 EXTRA_DIST += tests/fuzz/fuzz_model_loader.c
 
 tests/fuzz/fuzz_model_loader: $(FUZZ_LOADER_FILES:%=$(srcdir)/%)
 	@$(MKDIR_P) tests/fuzz
 	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -I$(top_builddir) -I$(top_srcdir) -I$(top_srcdir)/include \
-		$(FUZZ_LOADER_FILES:%=$(srcdir)/%) -o $@
+		$(FUZZ_LOADER_FILES:%=$(srcdir)/%) -lm -o $@
 
-fuzz-loader: tests/fuzz/fuzz_model_loader
-	@models='$(abs_top_srcdir)/../shared/models'; \
+fuzz fuzz-loader:
+	@if ! command -v $(FUZZ_CC) >/dev/null 2>&1; then \
+	  echo "fuzz: $(FUZZ_CC) not found (Debian: clang, libclang-rt-14-dev); not fuzzing"; exit 0; fi; \
+	$(MAKE) $(AM_MAKEFLAGS) tests/fuzz/fuzz_model_loader || exit 1; \
+	models='$(abs_top_srcdir)/../shared/models'; \
 	test -d "$$models" || models='$(abs_top_srcdir)/tests/data'; \
 	corpus=`mktemp -d`; \
 	cp "$$models"/*.tflite "$$corpus"/; \
-	echo "fuzzing the loader for $(FUZZ_MINUTES) minute(s), corpus copied from $$models to $$corpus"; \
-	tests/fuzz/fuzz_model_loader -max_total_time=`expr $(FUZZ_MINUTES) \* 60` \
+	echo "fuzzing the loader for $(FUZZ_SECONDS) s, corpus copied from $$models to $$corpus"; \
+	tests/fuzz/fuzz_model_loader -max_total_time=$(FUZZ_SECONDS) \
 		-rss_limit_mb=3072 -max_len=8388608 -timeout=30 -print_final_stats=1 \
-		-artifact_prefix=tests/fuzz/ "$$corpus"; \
-	status=$$?; rm -rf "$$corpus"; exit $$status
+		-artifact_prefix=tests/fuzz/ "$$corpus" >tests/fuzz/fuzz.log 2>&1; \
+	status=$$?; grep -v '^#[0-9]' tests/fuzz/fuzz.log | tail -n 40; \
+	rm -rf "$$corpus"; exit $$status
 
-CLEANFILES += tests/fuzz/fuzz_model_loader
-.PHONY: fuzz-loader
+CLEANFILES += tests/fuzz/fuzz_model_loader tests/fuzz/fuzz.log
+.PHONY: fuzz fuzz-loader

@@ -39,8 +39,9 @@ tests_libstub_refuses_host_la_CPPFLAGS = $(AM_CPPFLAGS) -DSTUB_VARIANT=8 -DSTUB_
 tests_libstub_refuses_host_la_CFLAGS = $(STUB_C_FLAGS)
 tests_libstub_refuses_host_la_LDFLAGS = $(STUB_LINK_FLAGS)
 
-check_PROGRAMS += tests/test_registry tests/test_config
-TESTS += tests/test_registry tests/test_config tests/registry/exported_symbols.sh
+check_PROGRAMS += tests/test_registry tests/test_config tests/test_plugin_dropins
+TESTS += tests/test_registry tests/test_config tests/test_plugin_dropins \
+	tests/registry/exported_symbols.sh
 dist_check_SCRIPTS += tests/registry/exported_symbols.sh
 
 tests_test_registry_SOURCES = tests/registry/test_registry.c tests/support/test_util.c tests/support/test_util.h
@@ -52,3 +53,8 @@ tests_test_config_SOURCES = tests/registry/test_config.c tests/support/test_util
 tests_test_config_CPPFLAGS = $(TEST_CPP_FLAGS)
 tests_test_config_CFLAGS = $(TEST_C_FLAGS)
 tests_test_config_LDADD = libtflaccel_core.la $(CHECK_LIBS)
+
+tests_test_plugin_dropins_SOURCES = tests/registry/test_plugin_dropins.c tests/support/test_util.c tests/support/test_util.h
+tests_test_plugin_dropins_CPPFLAGS = $(TEST_CPP_FLAGS)
+tests_test_plugin_dropins_CFLAGS = $(TEST_C_FLAGS)
+tests_test_plugin_dropins_LDADD = libtflaccel_core.la $(CHECK_LIBS)

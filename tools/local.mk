@@ -6,7 +6,11 @@ bin_PROGRAMS += tflaccel
 tflaccel_SOURCES = tools/tflaccel/main.c
 tflaccel_LDADD = tools/libtflaccel_cli.la libtflaccel.la
 
+# core/util/regular_file.c: the one rule for which files are read, shared
+# with the core (it uses only the public status API).
 tools_libtflaccel_cli_la_SOURCES = \
+	core/util/regular_file.c \
+	core/util/regular_file.h \
 	tools/tflaccel/commands.h \
 	tools/tflaccel/json_writer.c \
 	tools/tflaccel/json_writer.h \
@@ -37,6 +41,31 @@ tools_libtflaccel_cli_la_SOURCES = \
 	tools/tflaccel/bench_random_inputs.c \
 	tools/tflaccel/bench_random_inputs.h \
 	tools/tflaccel/bench_tensor_values.c \
-	tools/tflaccel/bench_tensor_values.h
+	tools/tflaccel/bench_tensor_values.h \
+	tools/tflaccel/delegate_flag.c \
+	tools/tflaccel/delegate_flag.h \
+	tools/tflaccel/foreign_flags.c \
+	tools/tflaccel/foreign_flags.h \
+	tools/tflaccel/input_layers.c \
+	tools/tflaccel/input_layers.h \
+	tools/tflaccel/op_profile.c \
+	tools/tflaccel/op_profile.h \
+	tools/tflaccel/peak_memory_monitor.c \
+	tools/tflaccel/peak_memory_monitor.h \
+	tools/tflaccel/tensor_state.c \
+	tools/tflaccel/tensor_state.h \
+	tools/tflaccel/terminal_progress.c \
+	tools/tflaccel/terminal_progress.h \
+	tools/tflaccel/cmd_eval.c \
+	tools/tflaccel/image_decode.c \
+	tools/tflaccel/image_decode.h \
+	tools/tflaccel/image_preprocess.c \
+	tools/tflaccel/image_preprocess.h \
+	tools/tflaccel/make_directory.c \
+	tools/tflaccel/make_directory.h \
+	tools/tflaccel/text_lines.c \
+	tools/tflaccel/text_lines.h
+tools_libtflaccel_cli_la_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS) $(PNG_CFLAGS) $(JPEG_CFLAGS)
 # The facts library gives half <-> float; the rest goes through the public API.
-tools_libtflaccel_cli_la_LIBADD = core/facts/libtflaccel_facts.la core/cache/libtflaccel_cache.la -lm
+tools_libtflaccel_cli_la_LIBADD = core/facts/libtflaccel_facts.la core/cache/libtflaccel_cache.la \
+	-lm $(PTHREAD_LIBS) $(PNG_LIBS) $(JPEG_LIBS)

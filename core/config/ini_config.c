@@ -16,6 +16,7 @@
 #include "core/config/ini_config.h"
 #include "core/log/log.h"
 #include "core/util/env.h"
+#include "core/util/regular_file.h"
 
 typedef struct parse_state {
   tflaccel_config *config;
@@ -65,8 +66,11 @@ static int fail(parse_state *state, const char *format, ...) {
   va_start(args, format);
   vsnprintf(message, sizeof message, format, args);
   va_end(args);
-  state->error = tflaccel_status_make(TFLACCEL_INVALID_CONFIG, "%s:%d: %s", state->origin,
-                                      (int)current_line(state), message);
+  if (current_line(state) > 0)
+    state->error = tflaccel_status_make(TFLACCEL_INVALID_CONFIG, "%s:%d: %s", state->origin,
+                                        (int)current_line(state), message);
+  else /* a value set through the API, not read from a file */
+    state->error = tflaccel_status_make(TFLACCEL_INVALID_CONFIG, "%s: %s", state->origin, message);
   return 0;
 }
 
@@ -325,14 +329,29 @@ tflaccel_status config_load_string(const char *text, const char *origin,
   return NULL;
 }
 
+tflaccel_status config_set_global(tflaccel_config *config, const char *key, const char *value,
+                                  const char *origin) {
+  if (config == NULL || key == NULL || value == NULL)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "config: NULL argument");
+  parse_state state = {config, origin, "", 0, NULL};
+  handle_global(&state, key, value);
+  return state.error;
+}
+
 tflaccel_status config_load_file(const char *path, tflaccel_config **config_out) {
   if (path == NULL || config_out == NULL)
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "config: NULL argument");
   *config_out = NULL;
-  FILE *file = fopen(path, "rb");
-  if (file == NULL)
-    return tflaccel_status_make(TFLACCEL_NOT_FOUND, "cannot open config file %s: %s", path,
+  int fd;
+  uint64_t file_size;
+  tflaccel_status opened = regular_file_open(path, "config file", &fd, &file_size);
+  if (opened != NULL) return opened;
+  FILE *file = fdopen(fd, "rb");
+  if (file == NULL) {
+    close(fd);
+    return tflaccel_status_make(TFLACCEL_IO_ERROR, "cannot read config file %s: %s", path,
                                 strerror(errno));
+  }
   /* Config files are small; 1 MiB is far beyond any real one. */
   enum { max_config_size = 1 << 20 };
   char *text = malloc(max_config_size + 1);
@@ -364,8 +383,9 @@ tflaccel_status config_load_file(const char *path, tflaccel_config **config_out)
 tflaccel_status config_load_defaults(tflaccel_config **config_out) {
   static const char defaults[] =
       "[tflaccel]\n"
-      "accelerators = gpu_cl, gpu_vk, gpu_gl, cpu_ref\n"
+      "accelerators = auto\n"
       "[plugin.cpu_ref]\n"
+      "[plugin.cpu_xnnpack]\n"
       "[plugin.gpu_cl]\n"
       "[plugin.gpu_vk]\n"
       "[plugin.gpu_gl]\n";

@@ -57,6 +57,10 @@ tflaccel_status config_load_string(const char *text, const char *origin,
 /* The built-in configuration used when no file exists: the four plugins. */
 tflaccel_status config_load_defaults(tflaccel_config **config);
 void config_destroy(tflaccel_config *config);
+/* Sets one [tflaccel] key as a file line would, checked the same way (an API
+ * option overriding the file); errors start with origin. */
+tflaccel_status config_set_global(tflaccel_config *config, const char *key, const char *value,
+                                  const char *origin);
 
 /* Finds the file to read: $TFLACCEL_CONFIG (must exist), then
  * $XDG_CONFIG_HOME or ~/.config/tflaccel/tflaccel.ini, then

@@ -12,11 +12,13 @@
 
 #include "core/graph/folding.h"
 #include "core/graph/graph_validation.h"
+#include "core/graph/memory_limits.h"
 #include "core/graph/model.h"
 #include "core/graph/model_internal.h"
 #include "core/graph/prepared_graph.h"
 #include "core/graph/shape_inference.h"
 #include "core/tflite/reader.h"
+#include "core/util/regular_file.h"
 
 /* Owned copies are 16-byte aligned like the mapping (which is page
  * aligned), so buffers aligned in the file are aligned in memory. */
@@ -36,7 +38,10 @@ static tflaccel_status prepare(tflaccel_model *model) {
     if (status) return tflaccel_status_annotate(status, "subgraph %u", i);
   }
   status = shape_inference_run(model);
-  if (status == NULL) status = fold_constants(model);
+  if (status) return tflaccel_status_annotate(status, "subgraph 0");
+  status = memory_limits_check(model); /* before folding allocates anything */
+  if (status) return status;
+  status = fold_constants(model);
   if (status) return tflaccel_status_annotate(status, "subgraph 0");
   return prepared_graph_build(model);
 }
@@ -122,36 +127,21 @@ tflaccel_status tflaccel_model_load_file(const char *path, tflaccel_model **mode
   if (path == NULL || model == NULL)
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "tflaccel_model_load_file: NULL argument");
   *model = NULL;
-  char text[128];
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    int error = errno;
-    return tflaccel_status_make(error == ENOENT ? TFLACCEL_NOT_FOUND : TFLACCEL_IO_ERROR,
-                                "%s: cannot open: %s", path, error_text(error, text, sizeof text));
-  }
-  struct stat info;
-  if (fstat(fd, &info) != 0) {
-    int error = errno;
-    close(fd);
-    return tflaccel_status_make(TFLACCEL_IO_ERROR, "%s: cannot stat: %s", path,
-                                error_text(error, text, sizeof text));
-  }
-  if (!S_ISREG(info.st_mode)) {
-    close(fd);
-    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "%s: not a regular file", path);
-  }
-  if (info.st_size == 0) {
+  int fd;
+  uint64_t file_size;
+  tflaccel_status status = regular_file_open(path, "model", &fd, &file_size);
+  if (status) return status;
+  if (file_size == 0) {
     close(fd);
     return tflaccel_status_make(TFLACCEL_INVALID_MODEL, "%s: the file is empty", path);
   }
-  if ((uint64_t)info.st_size > SIZE_MAX) {
+  if (file_size > SIZE_MAX) {
     close(fd);
     return tflaccel_status_make(TFLACCEL_UNSUPPORTED, "%s: too large for this machine", path);
   }
-  size_t size = (size_t)info.st_size;
+  size_t size = (size_t)file_size;
   model_storage storage = MODEL_STORAGE_MAPPED;
   uint8_t *bytes = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-  tflaccel_status status = NULL;
   if (bytes == MAP_FAILED) {
     bytes = NULL;
     storage = MODEL_STORAGE_OWNED;

@@ -135,6 +135,7 @@ typedef struct plan_state {
   uint32_t candidate_count;
   uint32_t fallback; /* candidate index of the fallback */
   uint32_t *assignment;
+  int32_t split_fallback_ops; /* partition_options.split_fallback_ops */
 } plan_state;
 
 static void plan_free_partitions(partition_plan *plan) {
@@ -211,7 +212,9 @@ static tflaccel_status schedule_and_cut(const plan_state *state, partition_plan 
   /* Cut into runs. */
   uint32_t run_count = 0;
   for (uint32_t step = 0; step < op_count; ++step)
-    if (step == 0 || state->assignment[order[step]] != state->assignment[order[step - 1]]) ++run_count;
+    if (step == 0 || state->assignment[order[step]] != state->assignment[order[step - 1]] ||
+        (state->split_fallback_ops && state->assignment[order[step]] == state->fallback))
+      ++run_count;
   plan->partitions = calloc(run_count, sizeof *plan->partitions);
   if (plan->partitions == NULL) {
     status = tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "partitioner: out of memory");
@@ -220,7 +223,9 @@ static tflaccel_status schedule_and_cut(const plan_state *state, partition_plan 
   plan->partition_count = run_count;
   uint32_t run = 0, start = 0;
   for (uint32_t step = 1; step <= op_count; ++step) {
-    if (step < op_count && state->assignment[order[step]] == state->assignment[order[start]]) continue;
+    if (step < op_count && state->assignment[order[step]] == state->assignment[order[start]] &&
+        !(state->split_fallback_ops && state->assignment[order[start]] == state->fallback))
+      continue;
     partition *part = &plan->partitions[run];
     part->candidate = state->assignment[order[start]];
     part->op_count = step - start;
@@ -427,7 +432,8 @@ tflaccel_status partition_graph(const tflaccel_graph_view *graph, const uint32_t
   *plan_out = NULL;
   if (candidate_count == 0)
     return tflaccel_status_make(TFLACCEL_UNAVAILABLE, "no accelerator is available");
-  plan_state state = {graph, NULL, candidates, candidate_count, candidate_count - 1, NULL};
+  plan_state state = {graph, NULL, candidates, candidate_count, candidate_count - 1, NULL,
+                      options->split_fallback_ops};
   for (uint32_t c = 0; c < candidate_count; ++c)
     if (candidates[c].is_fallback) state.fallback = c;
 

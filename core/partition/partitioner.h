@@ -22,6 +22,7 @@ typedef struct partition_options {
   int32_t max_delegated_partitions; /* 0 = no limit */
   int32_t min_partition_ops;        /* >= 1 */
   int32_t require_full_delegation;
+  int32_t split_fallback_ops;       /* 1: one partition per fallback op */
   config_cost_model cost;
   int32_t log_level;
 } partition_options;

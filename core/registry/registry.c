@@ -100,9 +100,18 @@ tflaccel_status registry_create(const tflaccel_config *config, int32_t log_level
     registry_destroy(registry);
     return status;
   }
-  registry->entry_count = config->plugin_count;
   for (uint32_t i = 0; i < config->plugin_count; ++i) {
     plugin_entry *entry = &registry->entries[i];
+    if (pthread_mutex_init(&entry->load_lock, NULL) != 0) {
+      registry_destroy(registry);
+      return tflaccel_status_make(TFLACCEL_INTERNAL, "registry: cannot create a mutex");
+    }
+    if (pthread_mutex_init(&entry->device_lock, NULL) != 0) {
+      pthread_mutex_destroy(&entry->load_lock);
+      registry_destroy(registry);
+      return tflaccel_status_make(TFLACCEL_INTERNAL, "registry: cannot create a mutex");
+    }
+    registry->entry_count = i + 1; /* what registry_destroy tears down */
     entry->config = &config->plugins[i];
     host_plugin_context *context = &entry->host_context;
     snprintf(context->plugin_name, sizeof context->plugin_name, "%s", entry->config->name);
@@ -130,6 +139,8 @@ void registry_destroy(plugin_registry *registry) {
       entry->descriptor->shutdown(entry->plugin_state);
     free(entry->library_path);
     free(entry->reason);
+    pthread_mutex_destroy(&entry->device_lock);
+    pthread_mutex_destroy(&entry->load_lock);
   }
   free(registry->entries);
   for (uint32_t i = 0; i < registry->search_dir_count; ++i) free(registry->search_dirs[i]);
@@ -145,10 +156,14 @@ plugin_entry *registry_find(plugin_registry *registry, const char *name) {
 
 /* The file to dlopen: a name with a '/' is a path; a bare name is looked up
  * in the search dirs. Returns NULL and a reason when not found. */
-static char *resolve_library(const plugin_registry *registry, const char *library, char **reason) {
+static char *resolve_library(const plugin_registry *registry, const char *library, char **reason,
+                             int *not_installed) {
+  *not_installed = 0;
   if (strchr(library, '/') != NULL) {
     if (access(library, F_OK) != 0) {
-      *reason = format_string("library %s: %s", library, strerror(errno));
+      *not_installed = errno == ENOENT;
+      *reason = format_string("%slibrary %s: %s", *not_installed ? "not installed: " : "", library,
+                              strerror(errno));
       return NULL;
     }
     return format_string("%s", library);
@@ -166,7 +181,9 @@ static char *resolve_library(const plugin_registry *registry, const char *librar
       if (written > 0) used += (size_t)written;
     }
   }
-  *reason = format_string("%s not found in %s (set TFLACCEL_PLUGIN_PATH or the library key)",
+  *not_installed = 1;
+  *reason = format_string("not installed: %s not found in %s (set TFLACCEL_PLUGIN_PATH or the "
+                          "library key)",
                           library, searched);
   return NULL;
 }
@@ -229,13 +246,15 @@ static int find_other_major(void *library) {
   return -1;
 }
 
-void registry_load(plugin_registry *registry, plugin_entry *entry) {
+static void load_locked(plugin_registry *registry, plugin_entry *entry) {
   if (entry->state != PLUGIN_NOT_LOADED) return;
   const char *name = entry->config->name;
   char *reason = NULL;
-  entry->library_path = resolve_library(registry, entry->config->library, &reason);
+  int not_installed = 0;
+  entry->library_path = resolve_library(registry, entry->config->library, &reason, &not_installed);
   if (entry->library_path == NULL) {
     mark_unavailable(entry, reason);
+    if (not_installed) entry->state = PLUGIN_NOT_INSTALLED;
     return;
   }
   /* RTLD_LOCAL: two plugins may carry the same internal names. */
@@ -312,6 +331,12 @@ void registry_load(plugin_registry *registry, plugin_entry *entry) {
             entry->device_count, entry->device_count == 1 ? "" : "s");
 }
 
+void registry_load(plugin_registry *registry, plugin_entry *entry) {
+  pthread_mutex_lock(&entry->load_lock);
+  load_locked(registry, entry);
+  pthread_mutex_unlock(&entry->load_lock);
+}
+
 static int vtable_complete(const tflaccel_device_vtable *vtable, const char **missing) {
   *missing = NULL;
   if (vtable == NULL) *missing = "vtable";
@@ -329,7 +354,7 @@ static int vtable_complete(const tflaccel_device_vtable *vtable, const char **mi
   return *missing == NULL;
 }
 
-tflaccel_status registry_device(plugin_entry *entry, tflaccel_device **device) {
+static tflaccel_status device_locked(plugin_entry *entry, tflaccel_device **device) {
   *device = NULL;
   if (entry->state != PLUGIN_AVAILABLE)
     return tflaccel_status_make(TFLACCEL_UNAVAILABLE, "accelerator %s is unavailable: %s",
@@ -354,4 +379,19 @@ tflaccel_status registry_device(plugin_entry *entry, tflaccel_device **device) {
   }
   *device = entry->device;
   return NULL;
+}
+
+tflaccel_status registry_device(plugin_entry *entry, tflaccel_device **device) {
+  pthread_mutex_lock(&entry->load_lock);
+  tflaccel_status status = device_locked(entry, device);
+  pthread_mutex_unlock(&entry->load_lock);
+  return status;
+}
+
+void registry_device_lock(plugin_entry *entry) {
+  pthread_mutex_lock(&entry->device_lock);
+}
+
+void registry_device_unlock(plugin_entry *entry) {
+  pthread_mutex_unlock(&entry->device_lock);
 }

@@ -3,6 +3,7 @@
 #ifndef TFLACCEL_CORE_REGISTRY_REGISTRY_H
 #define TFLACCEL_CORE_REGISTRY_REGISTRY_H
 
+#include <pthread.h>
 #include <stdint.h>
 
 #include "core/config/ini_config.h"
@@ -14,6 +15,7 @@ typedef enum plugin_load_state {
   PLUGIN_AVAILABLE = 1,
   PLUGIN_UNAVAILABLE = 2,
   PLUGIN_DISABLED = 3,   /* enabled = false in the config */
+  PLUGIN_NOT_INSTALLED = 4, /* its library is in none of the search dirs (or its path is absent) */
 } plugin_load_state;
 
 typedef struct plugin_entry {
@@ -30,6 +32,13 @@ typedef struct plugin_entry {
   tflaccel_host_services host;
   tflaccel_device *device;     /* the device in use, created on first use */
   uint32_t device_index;
+  /* Threads may race to load the plugin and create its device (both lazy):
+   * load_lock guards state, descriptor, plugin_state and device. */
+  pthread_mutex_t load_lock;
+  /* The ABI promises a plugin that calls on one device never overlap, while
+   * different compiled models may run from different threads: every call
+   * into `device` is made holding device_lock (registry_device_lock). */
+  pthread_mutex_t device_lock;
 } plugin_entry;
 
 typedef struct plugin_registry {
@@ -56,6 +65,11 @@ plugin_entry *registry_find(plugin_registry *registry, const char *name);
 /* The device of an available plugin (created on first use, index from the
  * plugin's "device" option). */
 tflaccel_status registry_device(plugin_entry *entry, tflaccel_device **device);
+
+/* Serialize the calls into an entry's device, as the ABI promises plugins:
+ * hold the lock around every device vtable call (or run of calls). */
+void registry_device_lock(plugin_entry *entry);
+void registry_device_unlock(plugin_entry *entry);
 
 /* True when this libtflaccel is the build tree's, running uninstalled. */
 int registry_running_uninstalled(void);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/registry/auto_selection.h"
 #include "core/registry/selection.h"
 
 static int already_selected(const accelerator_selection *selection, const plugin_entry *entry) {
@@ -70,13 +71,26 @@ tflaccel_status selection_parse(plugin_registry *registry, const char *text, con
           status = add_entry(selection, &registry->entries[i], capacity);
       continue;
     }
+    if (!strcmp(name, "auto")) {
+      plugin_entry **order = calloc(capacity, sizeof *order);
+      uint32_t count = 0;
+      char *notes = NULL;
+      status = order == NULL ? tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "selection: out of memory")
+                             : auto_selection_rank(registry, order, &count, &notes);
+      for (uint32_t i = 0; status == NULL && i < count; ++i)
+        status = add_entry(selection, order[i], capacity);
+      free(order);
+      free(selection->notes);
+      selection->notes = notes;
+      continue;
+    }
     plugin_entry *entry = registry_find(registry, name);
     if (entry == NULL) {
       char known[512];
       known_names(registry, known, sizeof known);
       status = tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT,
-                                    "%s: unknown accelerator '%s' (known: %s, or the classes gpu "
-                                    "and cpu)",
+                                    "%s: unknown accelerator '%s' (known: %s, the classes gpu "
+                                    "and cpu, or auto)",
                                     origin, name, known);
       break;
     }
@@ -113,5 +127,6 @@ tflaccel_status selection_parse(plugin_registry *registry, const char *text, con
 void selection_clear(accelerator_selection *selection) {
   free(selection->entries);
   free(selection->text);
+  free(selection->notes);
   memset(selection, 0, sizeof *selection);
 }

@@ -17,6 +17,7 @@
 #include "core/graph/model.h"
 #include "core/runtime/compiled_model.h"
 #include "core/runtime/environment.h"
+#include "core/runtime/run_profile.h"
 #include "core/runtime/tensor_buffer.h"
 
 #define ARENA_ALIGNMENT 64
@@ -70,14 +71,25 @@ static tflaccel_status query_support(tflaccel_compiled_model *compiled, support_
       tflaccel_op_support support;
       memset(&support, 0, sizeof support);
       support.struct_size = sizeof support;
+      /* supports_op is pure by the ABI; the lock costs little and keeps a
+       * plugin that caches per device safe all the same. */
+      registry_device_lock(compiled->candidate_plugins[c]);
       tflaccel_status status = devices[c]->vtable->supports_op(devices[c], graph, op,
                                                                 &compiled->compile_options, &support);
+      registry_device_unlock(compiled->candidate_plugins[c]);
       if (status != NULL)
         return tflaccel_status_annotate(status, "%s: supports_op(op %u)", compiled->candidate_names[c], op);
       support.reason[TFLACCEL_REASON_SIZE - 1] = '\0';
       table->supported[cell] = support.level == TFLACCEL_SUPPORT_YES;
       table->relative_cost[cell] = support.relative_cost;
-      memcpy(table->reasons[cell], support.reason, TFLACCEL_REASON_SIZE);
+      /* Every message that shows a reason names the accelerator already;
+       * a reason that starts with it too ("gpu_cl: ...") loses that prefix. */
+      const char *reason = support.reason;
+      size_t name_length = strlen(compiled->candidate_names[c]);
+      if (!strncmp(reason, compiled->candidate_names[c], name_length) &&
+          !strncmp(reason + name_length, ": ", 2))
+        reason += name_length + 2;
+      snprintf(table->reasons[cell], TFLACCEL_REASON_SIZE, "%s", reason);
       if (!table->supported[cell] && table->reasons[cell][0] == '\0')
         snprintf(table->reasons[cell], TFLACCEL_REASON_SIZE, "no reason given");
       table->reason_pointers[cell] = table->reasons[cell];
@@ -122,6 +134,9 @@ static void report_placement(const tflaccel_compiled_model *compiled, const supp
       if (compiled->plan->op_candidate[op] == c) ++ops;
     for (uint32_t p = 0; p < compiled->plan->partition_count; ++p)
       if (compiled->plan->partitions[p].candidate == c) ++partitions;
+    /* An accelerator that got nothing was already explained by the
+     * warnings above; a "0 operations" line per accelerator is noise. */
+    if (ops == 0) continue;
     log_write(level, TFLACCEL_LOG_INFO, NULL,
               "%u operations will run on %s in %u partitions, and the remaining %u operations "
               "will run on %s",
@@ -243,12 +258,12 @@ static void mark_device_only_outputs(tflaccel_compiled_model *compiled) {
   }
 }
 
-static tflaccel_status prepare_partition(tflaccel_compiled_model *compiled, uint32_t index) {
+/* Compiles partition `index` and gives it its buffers; the caller holds the
+ * device's lock. */
+static tflaccel_status prepare_partition_locked(tflaccel_compiled_model *compiled, uint32_t index) {
   const partition *part = &compiled->plan->partitions[index];
   partition_runtime *runtime = &compiled->runtimes[index];
-  runtime->plugin = compiled->candidate_plugins[part->candidate];
-  tflaccel_status status = registry_device(runtime->plugin, &runtime->device);
-  if (status != NULL) return status;
+  tflaccel_status status = NULL;
   const tflaccel_device_vtable *vtable = runtime->device->vtable;
   tflaccel_partition_desc desc = {
       .struct_size = sizeof desc,
@@ -313,6 +328,17 @@ static tflaccel_status prepare_partition(tflaccel_compiled_model *compiled, uint
     }
   }
   return NULL;
+}
+
+static tflaccel_status prepare_partition(tflaccel_compiled_model *compiled, uint32_t index) {
+  partition_runtime *runtime = &compiled->runtimes[index];
+  runtime->plugin = compiled->candidate_plugins[compiled->plan->partitions[index].candidate];
+  tflaccel_status status = registry_device(runtime->plugin, &runtime->device);
+  if (status != NULL) return status;
+  registry_device_lock(runtime->plugin);
+  status = prepare_partition_locked(compiled, index);
+  registry_device_unlock(runtime->plugin);
+  return status;
 }
 
 static int32_t pick_int(int32_t requested, int32_t unset_value, int32_t configured) {
@@ -418,6 +444,10 @@ tflaccel_status tflaccel_compiled_model_create(tflaccel_environment *environment
         .min_partition_ops = pick_int(options->min_partition_ops, -1, config->min_partition_ops),
         .require_full_delegation =
             pick_int(options->require_full_delegation, -1, config->require_full_delegation),
+        .split_fallback_ops =
+            TFLACCEL_HAS_FIELD(tflaccel_compilation_options, options, split_fallback_ops)
+                ? options->split_fallback_ops == 1
+                : 0,
         .cost = config->cost,
         .log_level = environment->log_level,
     };
@@ -454,18 +484,21 @@ void tflaccel_compiled_model_destroy(tflaccel_compiled_model *compiled) {
       partition_runtime *runtime = &compiled->runtimes[p];
       if (runtime->device == NULL) continue;
       const tflaccel_device_vtable *vtable = runtime->device->vtable;
+      registry_device_lock(runtime->plugin);
       if (runtime->executable != NULL) vtable->executable_destroy(runtime->device, runtime->executable);
       if (runtime->device_buffers != NULL)
         for (uint32_t b = 0; b < runtime->binding_count; ++b)
           if (runtime->device_buffers[b] != NULL)
             vtable->buffer_destroy(runtime->device, runtime->device_buffers[b]);
       if (runtime->imported_arena != NULL) vtable->buffer_destroy(runtime->device, runtime->imported_arena);
+      registry_device_unlock(runtime->plugin);
       free(runtime->device_buffers);
       free(runtime->stays_on_device);
       free(runtime->bindings);
     }
   }
   free(compiled->runtimes);
+  free(compiled->partition_run_us);
   partition_plan_destroy(compiled->plan);
   free(compiled->candidate_names);
   free(compiled->candidate_plugins);
@@ -592,10 +625,13 @@ static tflaccel_status check_buffer(const tflaccel_compiled_model *compiled, con
   return NULL;
 }
 
+/* Uploads, executes, reads back: one locked run of calls on the device, so
+ * another compiled model's partition cannot interleave with it. */
 static tflaccel_status run_partition(tflaccel_compiled_model *compiled, uint32_t index) {
   partition_runtime *runtime = &compiled->runtimes[index];
   const tflaccel_device_vtable *vtable = runtime->device->vtable;
   tflaccel_status status = NULL;
+  registry_device_lock(runtime->plugin);
   if (!runtime->binds_host_arena) {
     for (uint32_t b = 0; b < runtime->input_binding_count && status == NULL; ++b) {
       const tflaccel_binding *binding = &runtime->bindings[b];
@@ -617,6 +653,7 @@ static tflaccel_status run_partition(tflaccel_compiled_model *compiled, uint32_t
                                    binding->size);
     }
   }
+  registry_device_unlock(runtime->plugin);
   if (status != NULL)
     return tflaccel_status_annotate(status, "%s: running partition %u", runtime->plugin->config->name,
                                     index);
@@ -651,10 +688,14 @@ tflaccel_status tflaccel_compiled_model_run(tflaccel_compiled_model *compiled,
     if (inputs[i]->byte_size)
       memcpy(compiled->arena + compiled->tensor_offset[tensor], inputs[i]->data, inputs[i]->byte_size);
   }
+  compiled->profiled_run_done = 0;
   for (uint32_t p = 0; p < compiled->plan->partition_count; ++p) {
+    double start_us = compiled->partition_run_us ? run_profile_now_us() : 0.0;
     tflaccel_status status = run_partition(compiled, p);
     if (status != NULL) return status;
+    if (compiled->partition_run_us) compiled->partition_run_us[p] = run_profile_now_us() - start_us;
   }
+  compiled->profiled_run_done = compiled->partition_run_us != NULL;
   for (uint32_t i = 0; i < output_count; ++i) {
     uint32_t tensor = compiled->graph_outputs[i];
     const tflaccel_tensor_desc *desc = &compiled->graph->tensors[tensor];
@@ -677,7 +718,9 @@ tflaccel_status tflaccel_compiled_model_reset_state(tflaccel_compiled_model *com
     const tflaccel_device_vtable *vtable = runtime->device->vtable;
     if (!TFLACCEL_HAS_FIELD(tflaccel_device_vtable, vtable, reset_state) || vtable->reset_state == NULL)
       continue;
+    registry_device_lock(runtime->plugin);
     tflaccel_status status = vtable->reset_state(runtime->device, runtime->executable);
+    registry_device_unlock(runtime->plugin);
     if (status != NULL)
       return tflaccel_status_annotate(status, "%s: reset_state", runtime->plugin->config->name);
   }

@@ -1,10 +1,12 @@
 /* tflaccel_environment_*: reads the config, loads the selected plugins. */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/config/plugin_dropins.h"
 #include "core/log/log.h"
 #include "core/runtime/cache_location.h"
 #include "core/runtime/environment.h"
@@ -21,9 +23,19 @@ static tflaccel_status load_config(const tflaccel_environment_options *options,
   char *path = NULL;
   tflaccel_status status = config_find_file(system_dir, &path);
   if (status != NULL) return status;
-  if (path == NULL) return config_load_defaults(config);
-  status = config_load_file(path, config);
+  status = path == NULL ? config_load_defaults(config) : config_load_file(path, config);
   free(path);
+  /* Plugin packages' sections (plugins.d beside the system file) join any
+   * found or built-in configuration; $TFLACCEL_CONFIG names one whole file. */
+  if (status == NULL && env_get_path("TFLACCEL_CONFIG") == NULL) {
+    char dropins[4096];
+    snprintf(dropins, sizeof dropins, "%s/plugins.d", system_dir);
+    status = config_merge_plugin_dropins(*config, dropins);
+  }
+  if (status != NULL) {
+    config_destroy(*config);
+    *config = NULL;
+  }
   return status;
 }
 
@@ -58,6 +70,10 @@ tflaccel_status tflaccel_environment_create(const tflaccel_environment_options *
   tflaccel_status status = load_config(
       TFLACCEL_HAS_FIELD(tflaccel_environment_options, options, config_path) ? options : NULL,
       &environment->config);
+  if (status == NULL && TFLACCEL_HAS_FIELD(tflaccel_environment_options, options, cache_dir) &&
+      options->cache_dir != NULL)
+    status = config_set_global(environment->config, "cache_dir", options->cache_dir,
+                               "cache_dir option");
   if (status == NULL) status = cache_location_resolve(environment->config, log_level);
   if (status == NULL)
     status = registry_create(environment->config, log_level, &environment->registry);
@@ -78,7 +94,7 @@ tflaccel_status tflaccel_environment_create(const tflaccel_environment_options *
       snprintf(origin, sizeof origin, "%s: accelerators",
                environment->config->path ? environment->config->path : "configuration");
     } else {
-      text = "gpu,cpu";
+      text = "auto";
       snprintf(origin, sizeof origin, "default selection");
     }
     status = selection_parse(environment->registry, text, origin, &environment->selection);
@@ -91,11 +107,15 @@ tflaccel_status tflaccel_environment_create(const tflaccel_environment_options *
   for (uint32_t i = 0; i < environment->selection.count; ++i) {
     plugin_entry *entry = environment->selection.entries[i];
     registry_load(environment->registry, entry);
+    /* Explicitly chosen accelerators that cannot run are worth a warning:
+     * silently falling back to the CPU is what LiteRT users complain of. A
+     * configured plugin whose package is not installed is the normal case
+     * of a distribution, so it is only told at debug level. */
+    int32_t level = environment->explicit_selection ? TFLACCEL_LOG_WARNING
+                    : entry->state == PLUGIN_NOT_INSTALLED ? TFLACCEL_LOG_DEBUG
+                                                           : TFLACCEL_LOG_INFO;
     if (entry->state != PLUGIN_AVAILABLE)
-      /* Explicitly chosen accelerators that cannot run are worth a warning:
-       * silently falling back to the CPU is what LiteRT users complain of. */
-      log_write(log_level, environment->explicit_selection ? TFLACCEL_LOG_WARNING : TFLACCEL_LOG_INFO,
-                NULL, "accelerator %s is unavailable: %s", entry->config->name,
+      log_write(log_level, level, NULL, "accelerator %s is unavailable: %s", entry->config->name,
                 entry->reason ? entry->reason : "unknown reason");
   }
   *environment_out = environment;
@@ -122,6 +142,10 @@ const char *tflaccel_environment_selection(const tflaccel_environment *environme
   return environment ? environment->selection.text : NULL;
 }
 
+const char *tflaccel_environment_selection_notes(const tflaccel_environment *environment) {
+  return environment ? environment->selection.notes : NULL;
+}
+
 uint32_t tflaccel_environment_plugin_count(const tflaccel_environment *environment) {
   return environment ? environment->registry->entry_count : 0;
 }
@@ -133,25 +157,31 @@ tflaccel_status tflaccel_environment_plugin_info(tflaccel_environment *environme
   if (index >= environment->registry->entry_count)
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "plugin index %u out of range (%u plugins)",
                                 index, environment->registry->entry_count);
-  if (info->struct_size < sizeof *info)
+  /* The struct only grows at its end: a caller built before a field was
+   * appended gets the fields its struct_size covers. */
+  if (info->struct_size < offsetof(tflaccel_plugin_info, not_installed))
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "plugin_info: struct_size too small");
+  uint32_t caller_size = info->struct_size < sizeof *info ? info->struct_size : sizeof *info;
   plugin_entry *entry = &environment->registry->entries[index];
   registry_load(environment->registry, entry);
-  memset(info, 0, sizeof *info);
-  info->struct_size = sizeof *info;
-  info->name = entry->config->name;
-  info->library_path = entry->library_path ? entry->library_path : entry->config->library;
-  info->version = entry->descriptor && entry->descriptor->version ? entry->descriptor->version : "";
-  info->description =
+  tflaccel_plugin_info full;
+  memset(&full, 0, sizeof full);
+  full.struct_size = caller_size;
+  full.name = entry->config->name;
+  full.library_path = entry->library_path ? entry->library_path : entry->config->library;
+  full.version = entry->descriptor && entry->descriptor->version ? entry->descriptor->version : "";
+  full.description =
       entry->descriptor && entry->descriptor->description ? entry->descriptor->description : "";
-  info->abi_version = entry->abi_version;
-  info->enabled = entry->config->enabled;
-  info->available = entry->state == PLUGIN_AVAILABLE;
-  info->reason = entry->state == PLUGIN_AVAILABLE ? NULL : entry->reason;
-  info->device_count = entry->state == PLUGIN_AVAILABLE ? entry->device_count : 0;
-  info->selection_rank = -1;
+  full.abi_version = entry->abi_version;
+  full.enabled = entry->config->enabled;
+  full.available = entry->state == PLUGIN_AVAILABLE;
+  full.reason = entry->state == PLUGIN_AVAILABLE ? NULL : entry->reason;
+  full.device_count = entry->state == PLUGIN_AVAILABLE ? entry->device_count : 0;
+  full.selection_rank = -1;
   for (uint32_t i = 0; i < environment->selection.count; ++i)
-    if (environment->selection.entries[i] == entry) info->selection_rank = (int32_t)i;
+    if (environment->selection.entries[i] == entry) full.selection_rank = (int32_t)i;
+  full.not_installed = entry->state == PLUGIN_NOT_INSTALLED;
+  memcpy(info, &full, caller_size);
   return NULL;
 }
 

@@ -6,11 +6,9 @@
 #include "core/facts/dtype.h"
 #include "core/runtime/tensor_buffer.h"
 
-tflaccel_status tflaccel_tensor_buffer_create(int32_t dtype, uint32_t rank, const int32_t *shape,
-                                              tflaccel_tensor_buffer **buffer_out) {
-  if (buffer_out == NULL || (rank > 0 && shape == NULL))
-    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "tensor buffer: NULL argument");
-  *buffer_out = NULL;
+/* Checks dtype, rank and shape and computes the byte size they need. */
+static tflaccel_status buffer_byte_size(int32_t dtype, uint32_t rank, const int32_t *shape,
+                                        size_t *bytes_out) {
   size_t element_size = dtype_size(dtype);
   if (element_size == 0)
     return tflaccel_status_make(TFLACCEL_UNSUPPORTED, "tensor buffer: dtype %s (%d) has no fixed size",
@@ -27,6 +25,18 @@ tflaccel_status tflaccel_tensor_buffer_create(int32_t dtype, uint32_t rank, cons
       return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "tensor buffer: size overflows");
     bytes *= (size_t)shape[d];
   }
+  *bytes_out = bytes;
+  return NULL;
+}
+
+tflaccel_status tflaccel_tensor_buffer_create(int32_t dtype, uint32_t rank, const int32_t *shape,
+                                              tflaccel_tensor_buffer **buffer_out) {
+  if (buffer_out == NULL || (rank > 0 && shape == NULL))
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "tensor buffer: NULL argument");
+  *buffer_out = NULL;
+  size_t bytes = 0;
+  tflaccel_status status = buffer_byte_size(dtype, rank, shape, &bytes);
+  if (status != NULL) return status;
   tflaccel_tensor_buffer *buffer = calloc(1, sizeof *buffer);
   if (buffer == NULL) return tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "tensor buffer: out of memory");
   if (posix_memalign(&buffer->data, 64, bytes ? bytes : 1) != 0) {
@@ -35,6 +45,34 @@ tflaccel_status tflaccel_tensor_buffer_create(int32_t dtype, uint32_t rank, cons
                                 bytes);
   }
   memset(buffer->data, 0, bytes ? bytes : 1);
+  buffer->owns_data = 1;
+  buffer->dtype = dtype;
+  buffer->rank = rank;
+  if (rank) memcpy(buffer->shape, shape, sizeof *shape * rank);
+  buffer->byte_size = bytes;
+  *buffer_out = buffer;
+  return NULL;
+}
+
+tflaccel_status tflaccel_tensor_buffer_wrap_host(int32_t dtype, uint32_t rank,
+                                                 const int32_t *shape, void *data, size_t size,
+                                                 tflaccel_tensor_buffer **buffer_out) {
+  if (buffer_out == NULL || (rank > 0 && shape == NULL))
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "tensor buffer: NULL argument");
+  *buffer_out = NULL;
+  size_t bytes = 0;
+  tflaccel_status status = buffer_byte_size(dtype, rank, shape, &bytes);
+  if (status != NULL) return status;
+  if (size != bytes)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT,
+                                "tensor buffer: %zu bytes given, a %s tensor of this shape holds %zu",
+                                size, dtype_name(dtype), bytes);
+  if (data == NULL && bytes > 0)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "tensor buffer: NULL data");
+  tflaccel_tensor_buffer *buffer = calloc(1, sizeof *buffer);
+  if (buffer == NULL) return tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "tensor buffer: out of memory");
+  buffer->data = data;
+  buffer->owns_data = 0;
   buffer->dtype = dtype;
   buffer->rank = rank;
   if (rank) memcpy(buffer->shape, shape, sizeof *shape * rank);
@@ -45,7 +83,7 @@ tflaccel_status tflaccel_tensor_buffer_create(int32_t dtype, uint32_t rank, cons
 
 void tflaccel_tensor_buffer_destroy(tflaccel_tensor_buffer *buffer) {
   if (buffer == NULL) return;
-  free(buffer->data);
+  if (buffer->owns_data) free(buffer->data);
   free(buffer);
 }
 

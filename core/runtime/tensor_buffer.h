@@ -11,7 +11,8 @@ struct tflaccel_tensor_buffer {
   uint32_t rank;
   int32_t shape[TENSOR_BUFFER_MAX_RANK];
   size_t byte_size;
-  void *data; /* 64-byte aligned */
+  void *data; /* 64-byte aligned when owned */
+  int owns_data; /* 0: the caller's memory (tflaccel_tensor_buffer_wrap_host) */
 };
 
 #endif

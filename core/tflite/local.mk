@@ -8,6 +8,8 @@ libtflaccel_core_la_SOURCES += \
 	core/tflite/densify.h \
 	core/tflite/flatbuffer.c \
 	core/tflite/flatbuffer.h \
+	core/tflite/quantization_check.c \
+	core/tflite/quantization_check.h \
 	core/tflite/reader.c \
 	core/tflite/reader.h \
 	core/tflite/schema.h \

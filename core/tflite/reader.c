@@ -11,6 +11,7 @@
 #include "core/facts/dtype.h"
 #include "core/tflite/builtin_options.h"
 #include "core/tflite/flatbuffer.h"
+#include "core/tflite/quantization_check.h"
 #include "core/tflite/reader.h"
 #include "core/tflite/schema.h"
 
@@ -181,8 +182,8 @@ static tflaccel_status read_quantization(reader *r, const fb_table *table,
       return invalid("zero point %u (%" PRId64 ") is outside the int32 range", i, zero_point);
     zero_point_values[i] = (int32_t)zero_point;
   }
-  /* quantized_dimension is recorded as stored: whether it fits the shape is
-   * for the kernel that uses it to decide. */
+  /* Whether the values make sense for the tensor's dtype and shape is
+   * checked once both are read (quantization_check). */
   quantization->count = scales.length;
   quantization->scales = scale_values;
   quantization->zero_points = zero_point_values;
@@ -400,6 +401,7 @@ static tflaccel_status read_tensor(reader *r, const fb_table *table, uint32_t in
   }
   if (status == NULL) status = read_tensor_data(r, tensor);
   if (status == NULL) status = size_tensor(tensor);
+  if (status == NULL) status = quantization_check(tensor);
   if (status == NULL && tensor->data && tensor->sparsity == NULL &&
       dtype_size(tensor->dtype) != 0 && tensor->data_size != tensor->byte_size) {
     char shape[160];

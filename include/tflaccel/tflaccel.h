@@ -10,7 +10,10 @@
  * message is one readable line; the caller frees it with tflaccel_status_free.
  * Objects are freed by their *_destroy function; destroying NULL is a no-op.
  * A compiled model is used from one thread at a time; different compiled
- * models may run concurrently. */
+ * models (of one environment or several) may be created, run and destroyed
+ * concurrently. Within one environment each accelerator has one device, and
+ * the core serializes the calls that reach it: runs on the same device take
+ * turns, runs on different devices overlap. */
 #ifndef TFLACCEL_TFLACCEL_H
 #define TFLACCEL_TFLACCEL_H
 
@@ -50,6 +53,9 @@ typedef struct tflaccel_environment_options {
   const char *accelerators;
   /* "debug", "info", "warning" or "error"; NULL takes $TFLACCEL_LOG. */
   const char *log_level;
+  /* Overrides the config's cache_dir (an existing, writable directory where
+   * plugins keep compiled programs); NULL keeps the config's. */
+  const char *cache_dir;
 } tflaccel_environment_options;
 
 /* Reads the configuration and loads every configured plugin. A plugin that
@@ -77,6 +83,9 @@ typedef struct tflaccel_plugin_info {
   const char *reason;       /* why it is unavailable, else NULL */
   uint32_t device_count;
   int32_t selection_rank;   /* position in the selected order, -1 = not selected */
+  /* Appended in 0.1 (a caller's smaller struct_size gets the fields above): */
+  int32_t not_installed;    /* 1: its library is in no plugin directory (e.g. its
+                               package is not installed); a state, not an error */
 } tflaccel_plugin_info;
 
 /* Plugins are loaded lazily: info on a plugin that was not selected loads it
@@ -89,6 +98,10 @@ tflaccel_status tflaccel_environment_device_info(tflaccel_environment *environme
                                                  tflaccel_device_info *info);
 /* The selected accelerators, comma-separated, in preference order. */
 const char *tflaccel_environment_selection(const tflaccel_environment *environment);
+/* With accelerators = auto: why each plugin was chosen or passed over, one
+ * line each ("gpu_vk: passed over: llvmpipe ...: software renderer ..."), or
+ * NULL when the selection was an explicit list. Owned by the environment. */
+const char *tflaccel_environment_selection_notes(const tflaccel_environment *environment);
 
 /* ---- Model -------------------------------------------------------------- */
 
@@ -161,6 +174,23 @@ const char *tflaccel_model_subgraph_name(const tflaccel_model *model, uint32_t i
 const char *tflaccel_model_metadata_name(const tflaccel_model *model, uint32_t index);
 const char *tflaccel_model_signature_key(const tflaccel_model *model, uint32_t index);
 
+/* SignatureDefs: named entry points (TFLite's signature runners). Names
+ * live as long as the model. Only signatures of subgraph 0 can be run. */
+typedef struct tflaccel_signature_info {
+  uint32_t struct_size;
+  const char *key;           /* "serving_default" */
+  uint32_t subgraph_index;
+  uint32_t input_count, output_count;
+} tflaccel_signature_info;
+
+tflaccel_status tflaccel_model_signature_info(const tflaccel_model *model, uint32_t index,
+                                              tflaccel_signature_info *info);
+/* Input (is_output 0) or output `index` of signature `signature`: its name in
+ * the signature and the tensor of the signature's subgraph it maps to. */
+tflaccel_status tflaccel_model_signature_tensor(const tflaccel_model *model, uint32_t signature,
+                                                int32_t is_output, uint32_t index,
+                                                const char **name, uint32_t *tensor_index);
+
 /* ---- Compiled model ----------------------------------------------------- */
 
 typedef struct tflaccel_compiled_model tflaccel_compiled_model;
@@ -173,6 +203,11 @@ typedef struct tflaccel_compilation_options {
   int32_t max_delegated_partitions; /* 0: no limit; -1: config default */
   int32_t min_partition_ops;        /* -1: config default */
   int32_t require_full_delegation;  /* 1: fail when any op would fall back; -1: config */
+  /* 1: every op that runs on the fallback (cpu_ref) is a partition of its
+   * own, so that a profile (tflaccel_compiled_model_set_profiling) times
+   * each op; runs get slower. 0 (default): consecutive fallback ops share
+   * a partition. */
+  int32_t split_fallback_ops;
 } tflaccel_compilation_options;
 
 /* Fills options with "use the defaults" values. */
@@ -210,6 +245,11 @@ typedef struct tflaccel_partition_info {
   uint64_t boundary_bytes;   /* bytes moved in and out per run */
 } tflaccel_partition_info;
 
+/* The stored op (tflaccel_model_op_info's index) that prepared-graph op
+ * `prepared_op` (a partition's ops[] entry) came from. */
+tflaccel_status tflaccel_model_prepared_op_source(const tflaccel_model *model,
+                                                  uint32_t prepared_op, uint32_t *stored_op);
+
 uint32_t tflaccel_compiled_model_partition_count(const tflaccel_compiled_model *compiled_model);
 tflaccel_status tflaccel_compiled_model_partition_info(
     const tflaccel_compiled_model *compiled_model, uint32_t index,
@@ -228,6 +268,13 @@ tflaccel_status tflaccel_compiled_model_create_output_buffer(
     tflaccel_tensor_buffer **buffer);
 tflaccel_status tflaccel_tensor_buffer_create(int32_t dtype, uint32_t rank, const int32_t *shape,
                                               tflaccel_tensor_buffer **buffer);
+/* A buffer over the caller's host memory (size bytes, exactly what dtype and
+ * shape need): nothing is copied or allocated for the data, which must stay
+ * valid until the buffer is destroyed and is not freed by it. A run reads
+ * inputs from it and writes outputs into it. */
+tflaccel_status tflaccel_tensor_buffer_wrap_host(int32_t dtype, uint32_t rank,
+                                                 const int32_t *shape, void *data, size_t size,
+                                                 tflaccel_tensor_buffer **buffer);
 void tflaccel_tensor_buffer_destroy(tflaccel_tensor_buffer *buffer);
 
 int32_t tflaccel_tensor_buffer_dtype(const tflaccel_tensor_buffer *buffer);
@@ -254,6 +301,60 @@ tflaccel_status tflaccel_compiled_model_run(tflaccel_compiled_model *compiled_mo
                                             uint32_t output_count);
 /* Restores variable (state) tensors to their initial values. */
 tflaccel_status tflaccel_compiled_model_reset_state(tflaccel_compiled_model *compiled_model);
+
+/* ---- Profiling -------------------------------------------------------- */
+
+/* With profiling on, every run records each partition's wall time: its
+ * uploads, the plugin's execute (which returns when results are ready) and
+ * its read-backs. Off by default; turning it on or off clears the record. */
+tflaccel_status tflaccel_compiled_model_set_profiling(tflaccel_compiled_model *compiled_model,
+                                                      int32_t enabled);
+/* Microseconds partition `index` took in the latest profiled run; an error
+ * when profiling is off or no profiled run has completed. */
+tflaccel_status tflaccel_compiled_model_partition_run_us(
+    const tflaccel_compiled_model *compiled_model, uint32_t index, double *microseconds);
+
+/* ---- The prepared graph ------------------------------------------------ */
+
+/* The graph the partitions index (after load-time folding): its ops and
+ * tensors as compiled, for profiles and memory listings. */
+typedef struct tflaccel_graph_op_info {
+  uint32_t struct_size;
+  int32_t code;            /* tflaccel_op_code */
+  const char *name;        /* op code name, the custom code, or "UNKNOWN" */
+  const char *output_name; /* name of its first output tensor, "" when none */
+  uint32_t partition;      /* the partition that runs it */
+} tflaccel_graph_op_info;
+
+enum tflaccel_tensor_storage {
+  TFLACCEL_STORAGE_CONSTANT = 0,  /* in the model file (mapped) */
+  TFLACCEL_STORAGE_HOST_ARENA = 1, /* the host arena: crosses partitions or the graph's edge */
+  TFLACCEL_STORAGE_PARTITION = 2, /* inside one partition, held by its accelerator */
+  TFLACCEL_STORAGE_NONE = 3       /* read by no op (unused) */
+};
+
+typedef struct tflaccel_graph_tensor_info {
+  uint32_t struct_size;
+  const char *name;
+  int32_t dtype;
+  uint32_t rank;
+  const int32_t *shape;
+  uint64_t byte_size;
+  int32_t storage;         /* tflaccel_tensor_storage */
+  int32_t partition;       /* the partition that writes it, -1 for none */
+  uint64_t arena_offset;   /* for TFLACCEL_STORAGE_HOST_ARENA */
+  int32_t is_variable;
+} tflaccel_graph_tensor_info;
+
+uint32_t tflaccel_compiled_model_graph_op_count(const tflaccel_compiled_model *compiled_model);
+uint32_t tflaccel_compiled_model_graph_tensor_count(const tflaccel_compiled_model *compiled_model);
+tflaccel_status tflaccel_compiled_model_graph_op_info(
+    const tflaccel_compiled_model *compiled_model, uint32_t index, tflaccel_graph_op_info *info);
+tflaccel_status tflaccel_compiled_model_graph_tensor_info(
+    const tflaccel_compiled_model *compiled_model, uint32_t index,
+    tflaccel_graph_tensor_info *info);
+/* Bytes of the host arena (boundary tensors of every partition). */
+uint64_t tflaccel_compiled_model_arena_bytes(const tflaccel_compiled_model *compiled_model);
 
 #ifdef __cplusplus
 }

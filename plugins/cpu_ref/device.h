@@ -3,34 +3,16 @@
 #ifndef TFLACCEL_CPU_REF_DEVICE_H
 #define TFLACCEL_CPU_REF_DEVICE_H
 
+#include "plugins/cpu_common/host_buffer.h"
 #include "tflaccel/accelerator.h"
 
 typedef struct cpu_device {
-  tflaccel_device base; /* first: the core sees a tflaccel_device */
-  const tflaccel_host_services *host;
+  HOST_DEVICE_FIELDS; /* first: plugins/cpu_common/host_buffer.h */
   int32_t thread_override; /* the `threads` option, 0 when unset */
 } cpu_device;
 
-/* Buffers: host memory, 64-byte aligned, or memory the application lent. */
-typedef struct cpu_buffer {
-  unsigned char *data;
-  uint64_t size;
-  int owned; /* 0 for imported host pointers */
-} cpu_buffer;
-
-tflaccel_status cpu_buffer_create(tflaccel_device *device, uint64_t size,
-                                  tflaccel_buffer **buffer);
-void cpu_buffer_destroy(tflaccel_device *device, tflaccel_buffer *buffer);
-tflaccel_status cpu_buffer_write(tflaccel_device *device, tflaccel_buffer *buffer,
-                                 uint64_t offset, const void *source, uint64_t size);
-tflaccel_status cpu_buffer_read(tflaccel_device *device, tflaccel_buffer *buffer, uint64_t offset,
-                                void *destination, uint64_t size);
-void *cpu_buffer_map(tflaccel_device *device, tflaccel_buffer *buffer);
-tflaccel_status cpu_buffer_import(tflaccel_device *device, int32_t type, void *handle,
-                                  uint64_t size, tflaccel_buffer **buffer);
-tflaccel_status cpu_buffer_copy(tflaccel_device *device, tflaccel_buffer *destination,
-                                uint64_t destination_offset, tflaccel_buffer *source,
-                                uint64_t source_offset, uint64_t size);
+/* Buffers: host memory (plugins/cpu_common/host_buffer.h). */
+typedef host_buffer cpu_buffer;
 
 /* Executables (executable.c). */
 tflaccel_status cpu_supports_op(tflaccel_device *device, const tflaccel_graph_view *graph,

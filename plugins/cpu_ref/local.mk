@@ -8,7 +8,10 @@ plugin_LTLIBRARIES += plugins/libcpu_ref.la
 plugins_libcpu_ref_impl_la_SOURCES = \
 	plugins/cpu_ref/plugin.c \
 	plugins/cpu_ref/device.h \
-	plugins/cpu_ref/buffer.c \
+	plugins/cpu_common/host_buffer.c \
+	plugins/cpu_common/host_buffer.h \
+	plugins/cpu_common/host_cpu.c \
+	plugins/cpu_common/host_cpu.h \
 	plugins/cpu_ref/executable.c \
 	plugins/cpu_ref/graph_copy.c \
 	plugins/cpu_ref/graph_copy.h \

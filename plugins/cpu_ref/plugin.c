@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "plugins/cpu_common/host_cpu.h"
 #include "plugins/cpu_ref/device.h"
 
 typedef struct cpu_plugin_state {
@@ -17,62 +18,10 @@ typedef struct cpu_plugin_state {
   int32_t thread_override;   /* [plugin.cpu_ref] threads, 0 when unset */
 } cpu_plugin_state;
 
-/* The optional `threads` option: a positive integer that replaces the
- * thread count callers ask for (say, to pin cpu_ref to one core). */
-static tflaccel_status read_thread_option(const tflaccel_host_services *host, int32_t *threads) {
-  *threads = 0;
-  const char *value = host->config_get != NULL ? host->config_get(host->context, "threads") : NULL;
-  if (value == NULL) return NULL;
-  char *end = NULL;
-  long parsed = strtol(value, &end, 10);
-  if (end == value || *end != '\0' || parsed < 1 || parsed > 256)
-    return host->status_make(TFLACCEL_INVALID_CONFIG,
-                             "cpu_ref: option threads = '%s' is not an integer from 1 to 256",
-                             value);
-  *threads = (int32_t)parsed;
-  return NULL;
-}
-
-/* Copies the value of the first "key : value" line of /proc/cpuinfo whose
- * key is `key` into value; returns 0 when absent. */
-static int cpuinfo_value(const char *key, char *value, size_t value_size) {
-  FILE *file = fopen("/proc/cpuinfo", "r");
-  if (file == NULL) return 0;
-  char line[512];
-  size_t key_length = strlen(key);
-  int found = 0;
-  while (!found && fgets(line, sizeof line, file) != NULL) {
-    if (strncmp(line, key, key_length) != 0) continue;
-    const char *rest = line + key_length;
-    while (*rest == ' ' || *rest == '\t') rest++;
-    if (*rest != ':') continue;
-    rest++;
-    while (*rest == ' ' || *rest == '\t') rest++;
-    size_t length = strcspn(rest, "\n");
-    if (length == 0) continue;
-    if (length >= value_size) length = value_size - 1;
-    memcpy(value, rest, length);
-    value[length] = '\0';
-    found = 1;
-  }
-  fclose(file);
-  return found;
-}
-
 static void describe_host_cpu(tflaccel_device_info *info) {
-  memset(info, 0, sizeof *info);
-  info->struct_size = sizeof *info;
-  if (!cpuinfo_value("model name", info->name, sizeof info->name))
-    snprintf(info->name, sizeof info->name, "CPU");
-  if (!cpuinfo_value("vendor_id", info->vendor, sizeof info->vendor))
-    snprintf(info->vendor, sizeof info->vendor, "unknown");
+  host_cpu_describe(info);
   snprintf(info->driver_version, sizeof info->driver_version, "%s", PACKAGE_VERSION);
   snprintf(info->api_version, sizeof info->api_version, "C11");
-  info->type = TFLACCEL_DEVICE_CPU;
-  info->caps = TFLACCEL_DEVICE_CAP_HOST_MEMORY | TFLACCEL_DEVICE_CAP_IMPORT;
-  long pages = sysconf(_SC_PHYS_PAGES);
-  long page_size = sysconf(_SC_PAGESIZE);
-  info->memory_bytes = pages > 0 && page_size > 0 ? (uint64_t)pages * (uint64_t)page_size : 0;
 }
 
 static void device_destroy(tflaccel_device *device) {
@@ -88,13 +37,13 @@ static const tflaccel_device_vtable cpu_device_vtable = {
     .compile = cpu_compile,
     .executable_destroy = cpu_executable_destroy,
     .execute = cpu_execute,
-    .buffer_create = cpu_buffer_create,
-    .buffer_destroy = cpu_buffer_destroy,
-    .buffer_write = cpu_buffer_write,
-    .buffer_read = cpu_buffer_read,
-    .buffer_map = cpu_buffer_map,
-    .buffer_import = cpu_buffer_import,
-    .buffer_copy = cpu_buffer_copy,
+    .buffer_create = host_buffer_create,
+    .buffer_destroy = host_buffer_destroy,
+    .buffer_write = host_buffer_write,
+    .buffer_read = host_buffer_read,
+    .buffer_map = host_buffer_map,
+    .buffer_import = host_buffer_import,
+    .buffer_copy = host_buffer_copy,
     .event_wait = NULL,
     .event_destroy = NULL,
     .synchronize = NULL,
@@ -106,7 +55,7 @@ static tflaccel_status plugin_init(const tflaccel_host_services *host, void **st
   cpu_plugin_state *state = host->alloc(host->context, sizeof *state, 0);
   if (state == NULL) return host->status_make(TFLACCEL_OUT_OF_MEMORY, "cpu_ref: no memory");
   state->host = host;
-  tflaccel_status status = read_thread_option(host, &state->thread_override);
+  tflaccel_status status = host_cpu_threads_option(host, "cpu_ref", &state->thread_override);
   if (status != NULL) {
     host->free(host->context, state);
     return status;
@@ -130,15 +79,7 @@ static uint32_t plugin_device_count(void *state) {
 static tflaccel_status plugin_device_info(void *state_pointer, uint32_t index,
                                           tflaccel_device_info *info) {
   cpu_plugin_state *state = state_pointer;
-  if (index != 0)
-    return state->host->status_make(TFLACCEL_INVALID_ARGUMENT,
-                                    "cpu_ref has one device; there is no device %u", index);
-  /* Copy no more than the caller's struct holds (it may be an older minor). */
-  uint32_t size = info->struct_size;
-  if (size == 0 || size > sizeof *info) size = sizeof *info;
-  memcpy(info, &state->info, size);
-  info->struct_size = size;
-  return NULL;
+  return host_cpu_device_info(state->host, "cpu_ref", &state->info, index, info);
 }
 
 static tflaccel_status plugin_device_create(void *state_pointer, uint32_t index,
@@ -153,6 +94,8 @@ static tflaccel_status plugin_device_create(void *state_pointer, uint32_t index,
   if (device == NULL) return host->status_make(TFLACCEL_OUT_OF_MEMORY, "cpu_ref: no memory");
   device->base.vtable = &cpu_device_vtable;
   device->host = host;
+  device->plugin_name = "cpu_ref";
+  device->buffer_slack = 0;
   device->thread_override = state->thread_override;
   *device_out = &device->base;
   return NULL;

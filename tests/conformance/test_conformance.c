@@ -31,6 +31,7 @@
  * few-ulp differences of exp, tanh and division. */
 #define TOLERANCE_FP32 2e-5
 #define TOLERANCE_FP16 1e-2
+#define QUANTIZED_TOLERANCE_LSB 1
 
 static void compare(const cf_case *spec, cf_graph *graph, int32_t precision, const cf_result *ours,
                     const cf_result *reference) {
@@ -40,6 +41,16 @@ static void compare(const cf_case *spec, cf_graph *graph, int32_t precision, con
     if (tensor->dtype == TFLACCEL_DTYPE_BOOL) {
       ck_assert_msg(memcmp(ours->outputs[i], reference->outputs[i], (size_t)count) == 0,
                     "%s: bool output %u differs", spec->name, i);
+      continue;
+    }
+    if (tensor->dtype == TFLACCEL_DTYPE_INT8) {
+      /* Quantized: one step of rounding apart at most (XNNPACK requantizes
+       * in float, cpu_ref in TFLite's fixed point). */
+      const int8_t *qa = ours->outputs[i], *qb = reference->outputs[i];
+      for (int64_t k = 0; k < count; ++k)
+        ck_assert_msg(abs((int)qa[k] - (int)qb[k]) <= QUANTIZED_TOLERANCE_LSB,
+                      "%s: int8 output %u element %lld is %d, cpu_ref %d", spec->name, i,
+                      (long long)k, qa[k], qb[k]);
       continue;
     }
     const float *a = ours->outputs[i], *b = reference->outputs[i];

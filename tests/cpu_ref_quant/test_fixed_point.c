@@ -45,6 +45,40 @@ START_TEST(quantize_multiplier_values) {
 }
 END_TEST
 
+/* Parameters no real model has must give a refusal and defined results,
+ * never undefined behaviour (run under UBSan to see the latter). */
+START_TEST(extreme_parameters_stay_defined) {
+  int32_t multiplier = 7;
+  int shift = 7;
+  const double refused[] = {NAN, INFINITY, -INFINITY, -0.5, ldexp(1.0, 31), 1e38};
+  for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+    ck_assert_int_eq(q_quantize_multiplier(refused[i], &multiplier, &shift), 0);
+    ck_assert_int_eq(multiplier, 0);
+    ck_assert_int_eq(shift, 0);
+  }
+  ck_assert_int_eq(q_quantize_multiplier(ldexp(1.0, 30), &multiplier, &shift), 1);
+  ck_assert_int_eq(shift, 31);
+  ck_assert_int_eq(q_quantize_multiplier(1e-45, &multiplier, &shift), 1); /* flushed to 0 */
+  ck_assert_int_eq(multiplier, 0);
+  /* Shifts beyond 31 bits either way are clamped. */
+  (void)q_multiply_by_quantized_multiplier(123456, INT32_MAX, 141);
+  (void)q_multiply_by_quantized_multiplier(-123456, INT32_MAX, -141);
+  (void)q_multiply_by_quantized_multiplier_ties_up(123456, INT32_MAX, 61);
+  (void)q_multiply_by_quantized_multiplier_ties_up(-123456, INT32_MAX, -61);
+  ck_assert_int_eq(q_rounding_divide_by_pot(-7, 99), q_rounding_divide_by_pot(-7, 31));
+  ck_assert_int_eq(q_saturate_i32(NAN), 0);
+  ck_assert_int_eq(q_saturate_i32(1e30), INT32_MAX);
+  ck_assert_int_eq(q_saturate_i32(-1e30), INT32_MIN);
+  ck_assert_int_eq(q_saturate_i32(-2.5), -2);
+  ck_assert_int_eq(q_offset_clamp(INT32_MAX, 100, -128, 127), 127);
+  ck_assert_int_eq(q_offset_clamp(INT32_MIN, -100, -128, 127), -128);
+  int32_t act_min, act_max;
+  q_activation_range(TFLACCEL_ACT_RELU6, 1e-30f, 5, -128, 127, &act_min, &act_max);
+  ck_assert_int_eq(act_min, 5);
+  ck_assert_int_eq(act_max, 127);
+}
+END_TEST
+
 START_TEST(doubling_high_mul) {
   ck_assert_int_eq(q_saturating_rounding_doubling_high_mul(INT32_MIN, INT32_MIN), INT32_MAX);
   ck_assert_int_eq(q_saturating_rounding_doubling_high_mul(INT32_MIN, INT32_MAX), -INT32_MAX);
@@ -199,6 +233,7 @@ static Suite *fixed_point_suite(void) {
   Suite *suite = suite_create("cpu_ref_quant_fixed_point");
   TCase *tc = tcase_create("fixed_point");
   tcase_add_test(tc, quantize_multiplier_values);
+  tcase_add_test(tc, extreme_parameters_stay_defined);
   tcase_add_test(tc, doubling_high_mul);
   tcase_add_test(tc, rounding_divide_by_pot);
   tcase_add_test(tc, multiply_by_quantized_multiplier);

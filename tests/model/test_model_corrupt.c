@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,6 +258,75 @@ START_TEST(zero_point_range_is_checked) {
 }
 END_TEST
 
+/* Scales and zero points that fixed-point kernels cannot take are refused
+ * at load, naming the tensor (no kernel ever sees them). */
+START_TEST(absurd_quantization_is_refused) {
+  static const float bad_scales[] = {NAN, INFINITY, -INFINITY, 0.0f, -0.5f, 1e38f, 1e-45f};
+  for (size_t i = 0; i < sizeof bad_scales / sizeof bad_scales[0]; ++i) {
+    tb_model *builder = small_model();
+    uint32_t q = tb_tensor(builder, "q", TFLACCEL_DTYPE_INT8, 1, (int32_t[]){4}, 0);
+    tb_tensor_quantization(builder, q, 1, &bad_scales[i], (int64_t[]){0}, 0);
+    expect_failure(builder, NULL, TFLACCEL_INVALID_MODEL, "tensor 3 ('q'): quantization scale 0",
+                   "is not a finite number in [");
+  }
+  static const struct { int8_t dtype; int64_t zero_point; } bad_zero_points[] = {
+      {TFLACCEL_DTYPE_INT8, 128},     {TFLACCEL_DTYPE_INT8, -129},
+      {TFLACCEL_DTYPE_UINT8, -1},     {TFLACCEL_DTYPE_UINT8, 256},
+      {TFLACCEL_DTYPE_INT16, 1 << 20}, {TFLACCEL_DTYPE_INT8, INT32_MIN}};
+  for (size_t i = 0; i < sizeof bad_zero_points / sizeof bad_zero_points[0]; ++i) {
+    tb_model *builder = small_model();
+    uint32_t q = tb_tensor(builder, "q", bad_zero_points[i].dtype, 1, (int32_t[]){4}, 0);
+    tb_tensor_quantization(builder, q, 1, (float[]){0.5f}, &bad_zero_points[i].zero_point, 0);
+    expect_failure(builder, NULL, TFLACCEL_INVALID_MODEL, "tensor 3 ('q'): quantization zero point 0",
+                   "range");
+  }
+  tb_model *builder = small_model();
+  uint32_t q = tb_tensor(builder, "q", TFLACCEL_DTYPE_INT8, 2, (int32_t[]){3, 4}, 0);
+  tb_tensor_quantization(builder, q, 2, (float[]){0.5f, 0.25f}, (int64_t[]){0, 0}, 1);
+  expect_failure(builder, NULL, TFLACCEL_INVALID_MODEL, "tensor 3 ('q')",
+                 "per-axis quantization has 2 scales, but dimension 1 has 4 elements");
+  builder = small_model();
+  q = tb_tensor(builder, "q", TFLACCEL_DTYPE_INT8, 2, (int32_t[]){2, 4}, 0);
+  tb_tensor_quantization(builder, q, 2, (float[]){0.5f, 0.25f}, (int64_t[]){0, 0}, 5);
+  expect_failure(builder, NULL, TFLACCEL_INVALID_MODEL, "tensor 3 ('q')",
+                 "per-axis quantization on dimension 5 of a rank-2 tensor");
+  /* A per-channel bias keeps the filter's axis: its one axis counts. */
+  builder = small_model();
+  q = tb_tensor(builder, "bias", TFLACCEL_DTYPE_INT32, 1, (int32_t[]){2}, 0);
+  tb_tensor_quantization(builder, q, 2, (float[]){0.5f, 0.25f}, (int64_t[]){0, 0}, 3);
+  size_t size;
+  uint8_t *bytes = tb_serialize(builder, &size);
+  ck_assert_int_eq(load_damaged(bytes, size, "per-channel bias"), 1);
+  free(bytes);
+  tb_destroy(builder);
+}
+END_TEST
+
+/* Declared shapes that would need absurd memory are refused at load with
+ * the documented limit (8 GiB by default, TFLACCEL_MEMORY_LIMIT_MB). */
+START_TEST(the_memory_limit_is_enforced) {
+  unsetenv("TFLACCEL_MEMORY_LIMIT_MB");
+  tb_model *builder = small_model();
+  tb_tensor(builder, "big", TFLACCEL_DTYPE_FLOAT32, 2, (int32_t[]){1 << 16, 1 << 16}, 0);
+  expect_failure(builder, NULL, TFLACCEL_INVALID_MODEL, "subgraph 0: tensor 3 ('big')",
+                 "needs 17179869184 bytes, more than the limit of 8589934592 bytes (the default");
+  builder = small_model();
+  for (int i = 0; i < 3; ++i)
+    tb_tensor(builder, "part", TFLACCEL_DTYPE_FLOAT32, 2, (int32_t[]){1 << 15, 1 << 15}, 0);
+  expect_failure(builder, NULL, TFLACCEL_INVALID_MODEL, "subgraph 0: its tensors need at least",
+                 "more than the limit");
+  setenv("TFLACCEL_MEMORY_LIMIT_MB", "1", 1);
+  builder = small_model();
+  tb_tensor(builder, "two_mib", TFLACCEL_DTYPE_FLOAT32, 2, (int32_t[]){512, 1024}, 0);
+  expect_failure(builder, NULL, TFLACCEL_INVALID_MODEL, "tensor 3 ('two_mib')",
+                 "limit of 1048576 bytes (TFLACCEL_MEMORY_LIMIT_MB)");
+  setenv("TFLACCEL_MEMORY_LIMIT_MB", "lots", 1);
+  expect_failure(small_model(), NULL, TFLACCEL_INVALID_CONFIG, "TFLACCEL_MEMORY_LIMIT_MB=lots",
+                 "positive number of MiB");
+  unsetenv("TFLACCEL_MEMORY_LIMIT_MB");
+}
+END_TEST
+
 START_TEST(constant_size_is_checked) {
   tb_model *builder = small_model();
   uint32_t buffer = tb_buffer(builder, "abc", 3);
@@ -329,6 +399,8 @@ int main(void) {
   tcase_add_test(handmade, zero_point_range_is_checked);
   tcase_add_test(handmade, constant_size_is_checked);
   tcase_add_test(handmade, absurd_shapes_are_caught);
+  tcase_add_test(handmade, absurd_quantization_is_refused);
+  tcase_add_test(handmade, the_memory_limit_is_enforced);
   tcase_add_test(handmade, a_constant_output_is_caught);
   tcase_add_test(handmade, a_truncated_builder_file_is_caught);
   suite_add_tcase(suite, handmade);

@@ -14,7 +14,16 @@
 #include "tests/support/json.h"
 #include "tests/support/model_compare.h"
 #include "tests/support/test_util.h"
+#ifdef MODEL_REFERENCE_XNNPACK_LIMITS
+#include "tests/models/xnnpack_limits.h"
+#endif
 #include "tflaccel/tflaccel.h"
+
+/* The accelerators the models run on: cpu_ref alone by default; the
+ * cpu_xnnpack build of this test runs "cpu_xnnpack,cpu_ref". */
+#ifndef MODEL_REFERENCE_ACCELERATORS
+#define MODEL_REFERENCE_ACCELERATORS "cpu_ref"
+#endif
 
 #define MAX_MODELS 64
 #define MAX_TENSORS 16
@@ -46,7 +55,7 @@ START_TEST(model_matches_reference) {
   ck_assert_msg(status == NULL, "%s: %s", name, tflaccel_status_message(status));
 
   tflaccel_environment_options environment_options = {.struct_size = sizeof environment_options,
-                                                       .accelerators = "cpu_ref",
+                                                       .accelerators = MODEL_REFERENCE_ACCELERATORS,
                                                        .log_level = "error"};
   tflaccel_environment *environment = NULL;
   status = tflaccel_environment_create(&environment_options, &environment);
@@ -113,12 +122,33 @@ START_TEST(model_matches_reference) {
           json_get(output, "tolerance"), "rtol_fp32", dtype,
           tflaccel_tensor_buffer_data(outputs[i]), reference, size / tflaccel_dtype_size(dtype),
           why, sizeof why);
+#ifdef MODEL_REFERENCE_XNNPACK_LIMITS
+      if (failure != NULL && xnnpack_limit_applies(name, i)) {
+        printf("%s output %u: %s; checking the measured XNNPACK limit\n", name, i, failure);
+        failure = xnnpack_limit_check(name, i, dtype, tflaccel_tensor_buffer_data(outputs[i]),
+                                      reference, size / tflaccel_dtype_size(dtype), why,
+                                      sizeof why);
+      }
+#endif
       ck_assert_msg(failure == NULL, "%s output %u (%s): %s", name, i,
                     json_get(output, "name")->string, failure);
       free(reference);
     }
     printf("%s: %u outputs within tolerance (%d runs%s)\n", name, output_count, runs,
            round > 0 ? ", after reset_state" : "");
+    /* Where the ops ran: what the first accelerator of the list took. */
+    uint32_t partitions = tflaccel_compiled_model_partition_count(compiled), first = 0;
+    for (uint32_t p = 0; p < partitions; ++p) {
+      tflaccel_partition_info info = {.struct_size = sizeof info};
+      ck_assert_ptr_null(tflaccel_compiled_model_partition_info(compiled, p, &info));
+      if (strncmp(MODEL_REFERENCE_ACCELERATORS, info.accelerator, strlen(info.accelerator)) == 0)
+        first += info.op_count;
+    }
+    printf("%s: %u ops ran on the first of %s\n", name, first, MODEL_REFERENCE_ACCELERATORS);
+#ifdef MODEL_REFERENCE_XNNPACK_LIMITS
+    ck_assert_msg(first > 0 || xnnpack_runs_none_of(name),
+                  "%s: no op ran on cpu_xnnpack, so the check above tested cpu_ref", name);
+#endif
     }
     for (uint32_t i = 0; i < input_count; ++i) tflaccel_tensor_buffer_destroy(inputs[i]);
     for (uint32_t i = 0; i < output_count; ++i) tflaccel_tensor_buffer_destroy(outputs[i]);
@@ -154,7 +184,7 @@ int main(void) {
   json_destroy(expected);
 
   Suite *suite = suite_create("model references");
-  TCase *tcase = tcase_create("cpu_ref");
+  TCase *tcase = tcase_create(MODEL_REFERENCE_ACCELERATORS);
   tcase_set_timeout(tcase, 900);
   tcase_add_loop_test(tcase, model_matches_reference, 0, case_count);
   suite_add_tcase(suite, tcase);

@@ -44,7 +44,10 @@ static tflaccel_status subset_supports_op(tflaccel_device *device, const tflacce
   int32_t code = graph->ops[op_index].code;
   if (code < 0 || code >= MAX_OP_CODE || !subset->state->allowed[code]) {
     support->level = TFLACCEL_SUPPORT_NO;
-    snprintf(support->reason, sizeof support->reason, "test_subset accepts only op codes %s",
+    /* Prefixed with the plugin's name, as the GPU plugins do: the core
+     * shows it once (tests/partition: warning_and_summary_lines_are_exact). */
+    snprintf(support->reason, sizeof support->reason,
+             "test_subset: test_subset accepts only op codes %.200s",
              subset->state->allowed_text);
     return NULL;
   }

@@ -355,6 +355,113 @@ START_TEST(warning_and_summary_lines_are_exact) {
 }
 END_TEST
 
+/* An accelerator that takes no op gets its warnings but no "0 operations
+ * will run on ..." line. */
+START_TEST(accelerator_without_ops_logs_no_summary) {
+  char *dir = test_make_temp_dir();
+  char *config_path = write_config(dir, "126");
+  tflaccel_environment_options environment_options = {
+      .struct_size = sizeof environment_options, .config_path = config_path, .log_level = "info"};
+  tflaccel_environment *environment = NULL;
+  ck_assert_ptr_null(tflaccel_environment_create(&environment_options, &environment));
+  tflaccel_model *model = NULL;
+  ck_assert_ptr_null(tflaccel_model_load_file(data_model("hand_recrop.tflite"), &model));
+  tflaccel_compiled_model *compiled = NULL;
+  char *text = capture_compile(environment, model, &compiled, dir);
+  ck_assert_ptr_nonnull(strstr(text, "cannot be handled by this delegate (test_subset): "
+                                     "test_subset accepts only op codes 126\n"));
+  ck_assert_ptr_null(strstr(text, "test_subset: test_subset"));
+  ck_assert_ptr_null(strstr(text, "operations will run on"));
+  free(text);
+  tflaccel_compiled_model_destroy(compiled);
+  tflaccel_model_destroy(model);
+  tflaccel_environment_destroy(environment);
+  test_remove_tree(dir);
+  free(config_path);
+  free(dir);
+}
+END_TEST
+
+/* Runs compiled once on inputs of bytes 0, 1, 2, ... and returns output 0
+ * (the caller frees). */
+static uint8_t *run_on_counting_inputs(tflaccel_compiled_model *compiled, size_t *size) {
+  tflaccel_tensor_buffer *input = NULL, *output = NULL;
+  ck_assert_uint_eq(tflaccel_compiled_model_input_count(compiled), 1);
+  ck_assert_uint_eq(tflaccel_compiled_model_output_count(compiled), 1);
+  ck_assert_ptr_null(tflaccel_compiled_model_create_input_buffer(compiled, 0, &input));
+  ck_assert_ptr_null(tflaccel_compiled_model_create_output_buffer(compiled, 0, &output));
+  float *values = tflaccel_tensor_buffer_data(input);
+  for (size_t k = 0; k < tflaccel_tensor_buffer_byte_size(input) / 4; ++k)
+    values[k] = (float)(k % 255) / 127.5f - 1.0f;
+  ck_assert_ptr_null(tflaccel_compiled_model_run(compiled, &input, 1, &output, 1));
+  *size = tflaccel_tensor_buffer_byte_size(output);
+  uint8_t *copy = malloc(*size);
+  ck_assert_ptr_nonnull(copy);
+  memcpy(copy, tflaccel_tensor_buffer_data(output), *size);
+  tflaccel_tensor_buffer_destroy(input);
+  tflaccel_tensor_buffer_destroy(output);
+  return copy;
+}
+
+/* split_fallback_ops: one cpu_ref partition per op, the same outputs bit
+ * for bit, and with profiling on a time for every partition. */
+START_TEST(split_fallback_ops_gives_one_partition_per_op) {
+  char *dir = test_make_temp_dir();
+  char *config_path = write_config(dir, "3");
+  tflaccel_environment_options environment_options = {.struct_size = sizeof environment_options,
+                                                      .config_path = config_path,
+                                                      .accelerators = "cpu_ref",
+                                                      .log_level = "error"};
+  tflaccel_environment *environment = NULL;
+  ck_assert_ptr_null(tflaccel_environment_create(&environment_options, &environment));
+  tflaccel_model *model = NULL;
+  ck_assert_ptr_null(tflaccel_model_load_file(data_model("hand_recrop.tflite"), &model));
+  tflaccel_compilation_options options;
+  tflaccel_compilation_options_init(&options);
+  tflaccel_compiled_model *whole = NULL, *split = NULL;
+  tflaccel_status created = tflaccel_compiled_model_create(environment, model, &options, &whole);
+  ck_assert_msg(created == NULL, "%s", created ? tflaccel_status_message(created) : "");
+  options.split_fallback_ops = 1;
+  ck_assert_ptr_null(tflaccel_compiled_model_create(environment, model, &options, &split));
+  ck_assert_uint_eq(tflaccel_compiled_model_partition_count(whole), 1);
+  uint32_t ops = tflaccel_compiled_model_graph_op_count(split);
+  ck_assert_uint_gt(ops, 1);
+  ck_assert_uint_eq(tflaccel_compiled_model_partition_count(split), ops);
+  double us = 0;
+  tflaccel_status status = tflaccel_compiled_model_partition_run_us(split, 0, &us);
+  ck_assert_ptr_nonnull(status); /* profiling is off */
+  tflaccel_status_free(status);
+  ck_assert_ptr_null(tflaccel_compiled_model_set_profiling(split, 1));
+  status = tflaccel_compiled_model_partition_run_us(split, 0, &us);
+  ck_assert_ptr_nonnull(status); /* no profiled run yet */
+  tflaccel_status_free(status);
+  size_t whole_size = 0, split_size = 0;
+  uint8_t *a = run_on_counting_inputs(whole, &whole_size);
+  uint8_t *b = run_on_counting_inputs(split, &split_size);
+  ck_assert_uint_eq(whole_size, split_size);
+  ck_assert_int_eq(memcmp(a, b, whole_size), 0);
+  for (uint32_t p = 0; p < ops; ++p) {
+    ck_assert_ptr_null(tflaccel_compiled_model_partition_run_us(split, p, &us));
+    ck_assert(us >= 0.0);
+    tflaccel_graph_op_info info = {.struct_size = sizeof info};
+    ck_assert_ptr_null(tflaccel_compiled_model_graph_op_info(split, p, &info));
+    ck_assert_uint_lt(info.partition, ops);
+  }
+  status = tflaccel_compiled_model_partition_run_us(split, ops, &us);
+  ck_assert_ptr_nonnull(status);
+  tflaccel_status_free(status);
+  free(a);
+  free(b);
+  tflaccel_compiled_model_destroy(whole);
+  tflaccel_compiled_model_destroy(split);
+  tflaccel_model_destroy(model);
+  tflaccel_environment_destroy(environment);
+  test_remove_tree(dir);
+  free(config_path);
+  free(dir);
+}
+END_TEST
+
 START_TEST(max_delegated_partitions_keeps_the_largest) {
   char *dir = test_make_temp_dir();
   char *config_path = write_config(dir, "3,0");
@@ -437,6 +544,8 @@ int main(void) {
                       (int)(sizeof subsets / sizeof subsets[0]));
   tcase_add_test(models, strict_mode_lists_every_declined_op);
   tcase_add_test(models, warning_and_summary_lines_are_exact);
+  tcase_add_test(models, accelerator_without_ops_logs_no_summary);
+  tcase_add_test(models, split_fallback_ops_gives_one_partition_per_op);
   tcase_add_test(models, max_delegated_partitions_keeps_the_largest);
   tcase_add_test(models, cost_model_hands_back_partitions_that_save_nothing);
   suite_add_tcase(suite, models);

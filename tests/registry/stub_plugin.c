@@ -14,6 +14,11 @@
 #define VARIANT_NEWER_MINOR 6
 #define VARIANT_NULL_INIT 7
 #define VARIANT_REFUSES_HOST 8
+#define VARIANT_DEVICE_KIND 9 /* a working stub whose device is STUB_DEVICE_TYPE */
+
+#ifndef STUB_DEVICE_TYPE
+#define STUB_DEVICE_TYPE TFLACCEL_DEVICE_OTHER
+#endif
 
 #ifndef STUB_VARIANT
 #error "STUB_VARIANT must be defined"
@@ -31,6 +36,7 @@ typedef struct stub_device {
   const tflaccel_host_services *host;
 } stub_device;
 
+#if STUB_VARIANT != VARIANT_NULL_INIT
 static tflaccel_status stub_init(const tflaccel_host_services *host, void **state) {
 #if STUB_VARIANT == VARIANT_INIT_FAILS
   (void)state;
@@ -43,6 +49,7 @@ static tflaccel_status stub_init(const tflaccel_host_services *host, void **stat
   return NULL;
 #endif
 }
+#endif
 
 static void stub_shutdown(void *state) {
   stub_state *stub = state;
@@ -65,7 +72,7 @@ static tflaccel_status stub_device_info(void *state, uint32_t index, tflaccel_de
   strcpy(info->vendor, "tflaccel tests");
   strcpy(info->driver_version, "0");
   strcpy(info->api_version, "none");
-  info->type = TFLACCEL_DEVICE_OTHER;
+  info->type = STUB_DEVICE_TYPE;
   return NULL;
 }
 
@@ -207,6 +214,7 @@ TFLACCEL_PLUGIN_EXPORT int stub_not_an_entry(void) { return stub_descriptor.stru
 TFLACCEL_PLUGIN_EXPORT const tflaccel_accelerator_plugin *TFLACCEL_ACCELERATOR_ENTRY(uint32_t host) {
 #if STUB_VARIANT == VARIANT_REFUSES_HOST
   (void)host;
+  (void)&stub_descriptor; /* built, but never handed out */
   return NULL;
 #else
   if (TFLACCEL_ABI_VERSION_MAJOR(host) != TFLACCEL_ABI_MAJOR) return NULL;

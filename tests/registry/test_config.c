@@ -156,11 +156,13 @@ START_TEST(file_loading_and_search) {
 }
 END_TEST
 
-START_TEST(defaults_name_the_four_plugins) {
+START_TEST(defaults_name_the_five_plugins) {
   tflaccel_config *config = NULL;
   ck_assert_ptr_null(config_load_defaults(&config));
-  ck_assert_uint_eq(config->plugin_count, 4);
+  ck_assert_uint_eq(config->plugin_count, 5);
+  ck_assert_str_eq(config->accelerators, "auto");
   ck_assert_ptr_nonnull(config_find_plugin(config, "cpu_ref"));
+  ck_assert_ptr_nonnull(config_find_plugin(config, "cpu_xnnpack"));
   ck_assert_ptr_nonnull(config_find_plugin(config, "gpu_cl"));
   ck_assert_ptr_nonnull(config_find_plugin(config, "gpu_vk"));
   ck_assert_ptr_nonnull(config_find_plugin(config, "gpu_gl"));
@@ -179,7 +181,7 @@ int main(void) {
   tcase_add_test(parsing, cache_dir_is_kept_as_written);
   tcase_add_test(parsing, unknown_plugin_key_is_a_plugin_option);
   tcase_add_test(parsing, file_loading_and_search);
-  tcase_add_test(parsing, defaults_name_the_four_plugins);
+  tcase_add_test(parsing, defaults_name_the_five_plugins);
   suite_add_tcase(suite, parsing);
   return test_run_suite(suite);
 }

@@ -3,6 +3,8 @@
 #include "config.h"
 
 #include <check.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,7 +83,7 @@ START_TEST(missing_library_is_unavailable) {
   char *dir = test_make_temp_dir();
   char *config_path = test_write_file(dir, "tflaccel.ini",
                                       "[plugin.gpu_missing]\nlibrary = libdoes_not_exist.so\n"
-                                      "[plugin.cpu_ref]\n");
+                                      "[plugin.cpu_ref]\nlibrary = /nonexistent/libcpu_ref.so\n");
   tflaccel_environment_options options = {.struct_size = sizeof options, .config_path = config_path,
                                           .log_level = "error"};
   tflaccel_environment *environment = NULL;
@@ -91,6 +93,33 @@ START_TEST(missing_library_is_unavailable) {
   ck_assert_ptr_null(tflaccel_environment_plugin_info(environment, 0, &info));
   ck_assert_int_eq(info.available, 0);
   ck_assert_msg(strstr(info.reason, "libdoes_not_exist.so not found in") != NULL, "%s", info.reason);
+  /* Not installed is a state of its own (a plugin package absent), told apart
+   * from a library that is there but broken. */
+  ck_assert_int_eq(info.not_installed, 1);
+  ck_assert_msg(strncmp(info.reason, "not installed: ", 15) == 0, "%s", info.reason);
+  /* A caller built before not_installed was appended gets the older fields
+   * and nothing is written past its struct. */
+  struct {
+    tflaccel_plugin_info info;
+    unsigned char guard[16];
+  } older;
+  memset(&older, 0xA5, sizeof older);
+  older.info.struct_size = (uint32_t)offsetof(tflaccel_plugin_info, not_installed);
+  ck_assert_ptr_null(tflaccel_environment_plugin_info(environment, 0, &older.info));
+  ck_assert_uint_eq(older.info.struct_size, offsetof(tflaccel_plugin_info, not_installed));
+  ck_assert_str_eq(older.info.name, "gpu_missing");
+  ck_assert_int_eq(older.info.available, 0);
+  ck_assert_int_eq(*(int32_t *)((unsigned char *)&older.info +
+                                offsetof(tflaccel_plugin_info, not_installed)),
+                   (int32_t)0xA5A5A5A5);
+  tflaccel_plugin_info too_small = {.struct_size = 8};
+  tflaccel_status status_small = tflaccel_environment_plugin_info(environment, 0, &too_small);
+  ck_assert_ptr_nonnull(status_small);
+  tflaccel_status_free(status_small);
+  /* A missing path given in the library key is not installed either. */
+  tflaccel_plugin_info cpu = {.struct_size = sizeof cpu};
+  ck_assert_ptr_null(tflaccel_environment_plugin_info(environment, 1, &cpu));
+  ck_assert_int_eq(cpu.not_installed, 1);
   tflaccel_environment_destroy(environment);
   test_remove_tree(dir);
   free(config_path);
@@ -113,6 +142,7 @@ START_TEST(unloadable_library_reports_dlerror) {
   ck_assert_ptr_null(tflaccel_environment_plugin_info(environment, 0, &info));
   ck_assert_int_eq(info.available, 0);
   ck_assert_msg(strstr(info.reason, "cannot load") != NULL, "%s", info.reason);
+  ck_assert_int_eq(info.not_installed, 0);
   tflaccel_environment_destroy(environment);
   test_remove_tree(dir);
   free(bogus);
@@ -186,7 +216,7 @@ START_TEST(selection_rejects_unknown_names) {
   ck_assert_ptr_nonnull(status);
   ck_assert_str_eq(tflaccel_status_message(status),
                    "TFLACCEL_ACCELERATOR: unknown accelerator 'gpu_zz' (known: gpu_a, gpu_b, "
-                   "cpu_ref, or the classes gpu and cpu)");
+                   "cpu_ref, the classes gpu and cpu, or auto)");
   tflaccel_status_free(status);
   registry_destroy(registry);
   config_destroy(config);

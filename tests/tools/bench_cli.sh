@@ -107,7 +107,7 @@ expect_usage_error '--gpu_backend must be cl, gl or vk'
 run bench "$MODEL" --use_gpu=false --gpu_backend=cl
 expect_usage_error '--gpu_backend=cl needs the GPU'
 run bench "$MODEL" --accelerator cpu_ref --use_gpu=true
-expect_usage_error 'give --accelerator or --use_gpu/--gpu_backend, not both'
+expect_usage_error 'give --accelerator or --use_gpu/--gpu_backend/--use_xnnpack, not both'
 run bench "$MODEL" --precision fp32 --gpu_precision_loss_allowed=true
 expect_usage_error '--precision and --gpu_precision_loss_allowed=true disagree'
 run bench "$MODEL" --precision=fp8

@@ -29,6 +29,36 @@ expect_exit 1
 expect_line 'OutputDiff\[0\]: avg_error=0, std_dev=0'
 expect_stderr 'tflaccel diff: OutputDiff[0] (output_crop): avg_error=0 exceeds --max_error=-1'
 
+# --- inference_diff's names: threads, the output file, the delegate choice.
+run diff "$MODEL" --delegate=none --num_runs=2 --num_interpreter_threads=2 \
+  --output_file_path="$scratch/diff.txt"
+expect_exit 0
+expect_line 'Test accelerators: \[cpu_ref\]'
+checks=$((checks + 1))
+grep -q '^Num evaluation runs: 2$' "$scratch/diff.txt" &&
+  grep -q '^OutputDiff\[0\]: avg_error=0, std_dev=0$' "$scratch/diff.txt" ||
+  fail "--output_file_path lacks the figures"
+run diff "$MODEL" --use_gpu=false --num_runs=1
+expect_exit 0
+expect_line 'Test accelerators: \[cpu_ref\]'
+run diff "$MODEL" --delegate=gpu --num_runs=1
+expect_exit 0
+expect_line 'OutputDiff\[0\]: .*'
+run diff "$MODEL" --delegate=xnnpack --num_runs=1
+if [ "$code" != 0 ]; then
+  expect_exit 1
+  expect_stderr 'tflaccel diff: --delegate=xnnpack needs the cpu_xnnpack plugin'
+fi
+run diff "$MODEL" --delegate=nnapi
+expect_usage_error '--delegate=nnapi is not supported here'
+run diff "$MODEL" --delegate=gpu --accelerator=cpu_ref
+expect_usage_error 'not both'
+run diff "$MODEL" --num_interpreter_threads=0x
+expect_usage_error '--num_interpreter_threads must be a whole number'
+run diff "$MODEL" --accelerator cpu_ref --num_runs=1 --output_file_path="$scratch/no/dir/x.txt"
+expect_exit 1
+expect_stderr 'tflaccel diff: cannot write'
+
 # --- Help.
 run diff --help
 expect_exit 0
@@ -47,8 +77,8 @@ run diff "$MODEL" --max_error
 expect_usage_error '--max_error needs a value'
 run diff "$MODEL" --precision=int4
 expect_usage_error '--precision must be fp32 or fp16'
-run diff "$MODEL" --use_gpu=true
-expect_usage_error "unknown option '--use_gpu=true'"
+run diff "$MODEL" --frobnicate=true
+expect_usage_error "unknown option '--frobnicate=true'"
 run diff "$MODEL" --model_file=other.tflite
 expect_usage_error 'one model at a time'
 

@@ -13,6 +13,7 @@ void cli_compile_flags_init(cli_compile_flags *flags) {
   flags->thread_count = 0;
   flags->max_delegated_partitions = -1;
   flags->require_full_delegation = -1;
+  flags->min_partition_ops = -1;
 }
 
 int cli_match_value(const char *command, int argc, char **argv, int *index, const char *name,
@@ -103,7 +104,7 @@ int cli_parse_compile_flag(const char *command, int argc, char **argv, int *inde
 }
 
 const char *cli_compile_flags_help(void) {
-  return "  --accelerator NAMES          accelerators in preference order (gpu_cl,cpu_ref; or gpu, cpu)\n"
+  return "  --accelerator NAMES          accelerators in preference order (gpu_cl,cpu_ref; gpu, cpu; or auto)\n"
          "  --precision fp32|fp16        arithmetic precision (default: config, fp32)\n"
          "  --threads N                  CPU threads for cpu_ref's heavy ops\n"
          "  --max_delegated_partitions N keep at most N accelerator partitions (0 = no limit)\n"
@@ -119,6 +120,7 @@ int cli_compile(const char *command, const cli_compile_flags *flags, const tflac
       .struct_size = sizeof environment_options,
       .config_path = flags->config_path,
       .accelerators = flags->accelerators,
+      .cache_dir = flags->cache_dir,
   };
   tflaccel_status status = tflaccel_environment_create(&environment_options, environment);
   if (status == NULL) {
@@ -128,6 +130,8 @@ int cli_compile(const char *command, const cli_compile_flags *flags, const tflac
     options.thread_count = flags->thread_count;
     options.max_delegated_partitions = flags->max_delegated_partitions;
     options.require_full_delegation = flags->require_full_delegation;
+    options.min_partition_ops = flags->min_partition_ops;
+    options.split_fallback_ops = flags->split_fallback_ops;
     status = tflaccel_compiled_model_create(*environment, model, &options, compiled);
   }
   if (status != NULL) {
@@ -138,4 +142,40 @@ int cli_compile(const char *command, const cli_compile_flags *flags, const tflac
     return 0;
   }
   return 1;
+}
+
+int cli_require_plugin(const char *command, const char *flag, const cli_compile_flags *flags,
+                       const char *name) {
+  tflaccel_environment_options environment_options = {
+      .struct_size = sizeof environment_options,
+      .config_path = flags->config_path,
+      .accelerators = "cpu_ref",
+  };
+  tflaccel_environment *environment = NULL;
+  tflaccel_status status = tflaccel_environment_create(&environment_options, &environment);
+  if (status != NULL) {
+    fprintf(stderr, "%s: %s\n", command, tflaccel_status_message(status));
+    tflaccel_status_free(status);
+    return 0;
+  }
+  int found = 0, available = 0;
+  char reason[256] = "it is not in the configuration";
+  uint32_t count = tflaccel_environment_plugin_count(environment);
+  for (uint32_t i = 0; i < count && !found; ++i) {
+    tflaccel_plugin_info info = {.struct_size = sizeof info};
+    tflaccel_status info_status = tflaccel_environment_plugin_info(environment, i, &info);
+    if (info_status != NULL) {
+      tflaccel_status_free(info_status);
+      continue;
+    }
+    if (strcmp(info.name, name) != 0) continue;
+    found = 1;
+    available = info.available;
+    snprintf(reason, sizeof reason, "%s", info.reason ? info.reason : "it has no device");
+  }
+  tflaccel_environment_destroy(environment);
+  if (!available)
+    fprintf(stderr, "%s: %s needs the %s plugin, which is not available here: %s\n", command,
+            flag, name, reason);
+  return available;
 }

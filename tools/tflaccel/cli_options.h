@@ -12,6 +12,9 @@ typedef struct cli_compile_flags {
   int32_t thread_count;             /* 0: config */
   int32_t max_delegated_partitions; /* -1: config */
   int32_t require_full_delegation;  /* -1: config */
+  int32_t min_partition_ops;        /* -1: config */
+  const char *cache_dir;            /* NULL: config */
+  int32_t split_fallback_ops;       /* 1: one partition per cpu_ref op (profiling) */
 } cli_compile_flags;
 
 void cli_compile_flags_init(cli_compile_flags *flags);
@@ -29,6 +32,12 @@ const char *cli_compile_flags_help(void);
  * "<command>: <message>" on failure and returns 0. */
 int cli_compile(const char *command, const cli_compile_flags *flags, const tflaccel_model *model,
                 tflaccel_environment **environment, tflaccel_compiled_model **compiled);
+
+/* 1 when plugin `name` is configured and available; otherwise prints
+ * "<command>: <flag> needs the <name> plugin, which ...: <reason>" and
+ * returns 0. */
+int cli_require_plugin(const char *command, const char *flag, const cli_compile_flags *flags,
+                       const char *name);
 
 /* Matches "--name" or "--name=VALUE"; *value gets VALUE, or the next
  * argument (consumed) when there is no '='. Returns 1 on a match, -1 when

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "tflaccel/tflaccel.h"
 #include "tools/tflaccel/bench_buffers.h"
@@ -18,12 +19,19 @@
 #include "tools/tflaccel/bench_placement.h"
 #include "tools/tflaccel/cli_options.h"
 #include "tools/tflaccel/commands.h"
-#include "tools/tflaccel/input_generator.h"
+#include "tools/tflaccel/foreign_flags.h"
+#include "tools/tflaccel/input_layers.h"
 #include "tools/tflaccel/json_writer.h"
+#include "tools/tflaccel/op_profile.h"
+#include "tools/tflaccel/peak_memory_monitor.h"
 #include "tools/tflaccel/stats.h"
+#include "tools/tflaccel/tensor_state.h"
+#include "tools/tflaccel/terminal_progress.h"
 
 #define COMMAND "tflaccel bench"
-#define PROGRESS_INTERVAL_US 2000000
+/* Runs shorter than this show no progress line. */
+#define PROGRESS_DELAY_US 3000000
+#define XNNPACK_PLUGIN "cpu_xnnpack"
 
 typedef struct bench_options {
   cli_compile_flags compile;
@@ -34,7 +42,31 @@ typedef struct bench_options {
   int use_gpu;                /* -1: not given */
   const char *gpu_backend;    /* NULL: not given */
   int precision_loss_allowed; /* -1: not given */
-  char accelerators[32];      /* what --use_gpu/--gpu_backend ask for */
+  char accelerators[64];      /* what --use_gpu/--gpu_backend/--use_xnnpack ask for */
+  int use_xnnpack;            /* -1: not given */
+  int xnnpack_force_fp16;
+  /* Profiling and state listings. */
+  int enable_op_profiling;
+  const char *op_profiling_output_mode; /* "stdout" or "csv" */
+  const char *profiling_output_csv_file;
+  long max_profiling_buffer_entries;    /* accepted: the profile has no fixed buffer */
+  int allow_dynamic_profiling_buffer_increase;
+  int print_preinvoke_state, print_postinvoke_state;
+  tensor_state_widths widths;
+  int report_peak_memory_footprint;
+  long memory_footprint_check_interval_ms;
+  double run_delay, run_frequency; /* seconds, runs per second; <= 0: none */
+  int dry_run, verbose;
+  input_layer_flags input_layers;
+  const char *delegate_serialize_dir, *delegate_serialize_token;
+  char cache_dir[4096];
+  const char *output_filepath;
+  /* Accepted for scripts; tflaccel behaves this way anyway. */
+  int gpu_experimental_enable_quant, gpu_inference_for_sustained_speed;
+  const char *gpu_wait_type;
+  int release_dynamic_tensors;
+  long optimize_memory_for_large_tensors;
+  const char *benchmark_name, *output_prefix;
 } bench_options;
 
 typedef struct bench_results {
@@ -65,7 +97,37 @@ static void print_help(void) {
          "  --gpu_backend=cl|gl|vk       one GPU plugin (gpu_cl, gpu_gl, gpu_vk), then cpu_ref\n"
          "  --gpu_precision_loss_allowed=true|false  fp16 or fp32 (default: config, fp32,\n"
          "                               where benchmark_model defaults to fp16 on the GPU)\n"
+         "  --use_xnnpack=true|false     true: the cpu_xnnpack plugin for what the GPU does not run\n"
+         "  --xnnpack_force_fp16         with --use_xnnpack: fp16 arithmetic\n"
          "  --json FILE                  also write every figure to FILE as JSON\n"
+         "  --run_delay S                sleep S seconds between runs (default -1: none)\n"
+         "  --run_frequency F            start F runs a second, overriding --run_delay\n"
+         "  --enable_op_profiling        after the timings, TFLite's per-node tables: each cpu_ref op\n"
+         "                               and each accelerator partition (its ops beneath it) is a\n"
+         "                               node (GPU kernel times: plugin option profile = 1 logs them)\n"
+         "  --op_profiling_output_mode stdout|csv  how the tables are printed\n"
+         "  --profiling_output_csv_file FILE  write the tables to FILE as CSV\n"
+         "  --print_preinvoke_state      list tensors, sizes and where they live before the runs\n"
+         "  --print_postinvoke_state     the same after the runs\n"
+         "  --tensor_name_display_length N, --tensor_type_display_length N,\n"
+         "  --alloc_type_display_length N  column widths of those listings\n"
+         "  --report_peak_memory_footprint  sample resident memory in a thread, report the peak\n"
+         "  --memory_footprint_check_interval_ms N  its interval (default 50)\n"
+         "  --input_layer A,B            names of all inputs, in order\n"
+         "  --input_layer_shape 1,2:3    their shapes (must be the stored ones)\n"
+         "  --input_layer_value_range A,LOW,HIGH:...  uniform integers in [LOW, HIGH]\n"
+         "  --input_layer_value_files A:FILE,...  raw input bytes ('::' for ':' in a name)\n"
+         "  --output_filepath FILE       write the last run's outputs to FILE, raw, in order\n"
+         "  --min_nodes_per_partition N  smallest accelerator partition (min_partition_ops)\n"
+         "  --delegate_serialize_dir DIR  program cache directory (cache_dir)\n"
+         "  --delegate_serialize_token T  its subdirectory DIR/T, one per model\n"
+         "  --dry_run                    load and compile, but run no op\n"
+         "  --verbose                    print every parameter, given or not\n"
+         "  --gpu_experimental_enable_quant, --gpu_inference_for_sustained_speed, --gpu_wait_type,\n"
+         "  --release_dynamic_tensors, --optimize_memory_for_large_tensors,\n"
+         "  --max_profiling_buffer_entries, --allow_dynamic_profiling_buffer_increase,\n"
+         "  --benchmark_name, --output_prefix  accepted; tflaccel already behaves that way\n"
+         "NNAPI, Hexagon, Core ML and external-delegate flags get one line saying what to use.\n"
          "%s",
          cli_compile_flags_help());
 }
@@ -84,6 +146,116 @@ static int match_seconds(int argc, char **argv, int *index, const char *name, do
   int match = cli_match_value(COMMAND, argc, argv, index, name, &value);
   if (match <= 0) return match;
   return bench_parse_number(COMMAND, name, value, 1, out) ? 1 : -1;
+}
+
+/* "--name VALUE" as text; returns like match_count. */
+static int match_text(int argc, char **argv, int *index, const char *name, const char **out) {
+  int match = cli_match_value(COMMAND, argc, argv, index, name, out);
+  return match;
+}
+
+/* "--name VALUE" where VALUE is one of `choices` (NULL-terminated). */
+static int match_choice(int argc, char **argv, int *index, const char *name,
+                        const char *const *choices, const char **out) {
+  const char *value = NULL;
+  int match = cli_match_value(COMMAND, argc, argv, index, name, &value);
+  if (match <= 0) return match;
+  for (const char *const *choice = choices; *choice; ++choice)
+    if (!strcmp(value, *choice)) {
+      *out = value;
+      return 1;
+    }
+  fprintf(stderr, COMMAND ": %s must be one of", name);
+  for (const char *const *choice = choices; *choice; ++choice)
+    fprintf(stderr, "%s %s", choice == choices ? "" : ",", *choice);
+  fprintf(stderr, ", not '%s'\n", value);
+  return -1;
+}
+
+/* "--name N" as a whole number in [minimum, maximum]. */
+static int match_int(int argc, char **argv, int *index, const char *name, long minimum,
+                     long maximum, long *out) {
+  const char *value = NULL;
+  int match = cli_match_value(COMMAND, argc, argv, index, name, &value);
+  if (match <= 0) return match;
+  return cli_parse_int(COMMAND, name, value, minimum, maximum, out) ? 1 : -1;
+}
+
+/* "--name X" as a number (negative allowed: TFLite's "-1 = off"). */
+static int match_real(int argc, char **argv, int *index, const char *name, double *out) {
+  const char *value = NULL;
+  int match = cli_match_value(COMMAND, argc, argv, index, name, &value);
+  if (match <= 0) return match;
+  return bench_parse_number(COMMAND, name, value, 0, out) ? 1 : -1;
+}
+
+/* benchmark_model's flags beyond the timing loop and the GPU choice. */
+static int parse_tflite_flag(int argc, char **argv, int *index, bench_options *options) {
+  static const char *const output_modes[] = {"stdout", "csv", NULL};
+  static const char *const wait_types[] = {"passive", "active", "do_not_wait", "aggressive", NULL};
+  int match;
+  long number;
+#define BOOL_FLAG(name, field) \
+  if ((match = bench_match_bool(COMMAND, argc, argv, index, name, &options->field)) != 0) return match
+#define TEXT_FLAG(name, field) \
+  if ((match = match_text(argc, argv, index, name, &options->field)) != 0) return match
+#define INT_FLAG(name, minimum, maximum, field) \
+  if ((match = match_int(argc, argv, index, name, minimum, maximum, &options->field)) != 0) \
+    return match
+  BOOL_FLAG("--enable_op_profiling", enable_op_profiling);
+  if ((match = match_choice(argc, argv, index, "--op_profiling_output_mode", output_modes,
+                            &options->op_profiling_output_mode)) != 0)
+    return match;
+  TEXT_FLAG("--profiling_output_csv_file", profiling_output_csv_file);
+  INT_FLAG("--max_profiling_buffer_entries", 0, 1000000000L, max_profiling_buffer_entries);
+  BOOL_FLAG("--allow_dynamic_profiling_buffer_increase", allow_dynamic_profiling_buffer_increase);
+  BOOL_FLAG("--print_preinvoke_state", print_preinvoke_state);
+  BOOL_FLAG("--print_postinvoke_state", print_postinvoke_state);
+  if ((match = match_int(argc, argv, index, "--tensor_name_display_length", 1, 1000, &number)) != 0) {
+    if (match > 0) options->widths.name = (int)number;
+    return match;
+  }
+  if ((match = match_int(argc, argv, index, "--tensor_type_display_length", 1, 1000, &number)) != 0) {
+    if (match > 0) options->widths.type = (int)number;
+    return match;
+  }
+  if ((match = match_int(argc, argv, index, "--alloc_type_display_length", 1, 1000, &number)) != 0) {
+    if (match > 0) options->widths.storage = (int)number;
+    return match;
+  }
+  BOOL_FLAG("--report_peak_memory_footprint", report_peak_memory_footprint);
+  INT_FLAG("--memory_footprint_check_interval_ms", 1, 3600000L, memory_footprint_check_interval_ms);
+  if ((match = match_real(argc, argv, index, "--run_delay", &options->run_delay)) != 0) return match;
+  if ((match = match_real(argc, argv, index, "--run_frequency", &options->run_frequency)) != 0)
+    return match;
+  BOOL_FLAG("--dry_run", dry_run);
+  BOOL_FLAG("--verbose", verbose);
+  TEXT_FLAG("--input_layer", input_layers.names);
+  TEXT_FLAG("--input_layer_shape", input_layers.shapes);
+  TEXT_FLAG("--input_layer_value_range", input_layers.value_ranges);
+  TEXT_FLAG("--input_layer_value_files", input_layers.value_files);
+  TEXT_FLAG("--output_filepath", output_filepath);
+  if ((match = match_int(argc, argv, index, "--min_nodes_per_partition", 0, 1000000, &number)) != 0) {
+    if (match > 0) options->compile.min_partition_ops = number > 0 ? (int32_t)number : 1;
+    return match;
+  }
+  TEXT_FLAG("--delegate_serialize_dir", delegate_serialize_dir);
+  TEXT_FLAG("--delegate_serialize_token", delegate_serialize_token);
+  BOOL_FLAG("--use_xnnpack", use_xnnpack);
+  BOOL_FLAG("--xnnpack_force_fp16", xnnpack_force_fp16);
+  BOOL_FLAG("--gpu_experimental_enable_quant", gpu_experimental_enable_quant);
+  BOOL_FLAG("--gpu_inference_for_sustained_speed", gpu_inference_for_sustained_speed);
+  if ((match = match_choice(argc, argv, index, "--gpu_wait_type", wait_types,
+                            &options->gpu_wait_type)) != 0)
+    return match;
+  BOOL_FLAG("--release_dynamic_tensors", release_dynamic_tensors);
+  INT_FLAG("--optimize_memory_for_large_tensors", 0, 1000000000L, optimize_memory_for_large_tensors);
+  TEXT_FLAG("--benchmark_name", benchmark_name);
+  TEXT_FLAG("--output_prefix", output_prefix);
+#undef BOOL_FLAG
+#undef TEXT_FLAG
+#undef INT_FLAG
+  return foreign_flag_match(COMMAND, argc, argv, index);
 }
 
 /* 1: handled, 0: not one of bench's own flags, -1: bad (message printed). */
@@ -125,16 +297,67 @@ static int parse_bench_flag(int argc, char **argv, int *index, void *untyped_opt
     options->json_path = value;
     return 1;
   }
-  return 0;
+  return parse_tflite_flag(argc, argv, index, options);
+}
+
+/* --delegate_serialize_dir[/--delegate_serialize_token] as the cache_dir;
+ * the token's subdirectory is made when missing. */
+static int resolve_cache_dir(bench_options *options) {
+  if (options->delegate_serialize_token != NULL && options->delegate_serialize_dir == NULL) {
+    fprintf(stderr, COMMAND ": --delegate_serialize_token needs --delegate_serialize_dir\n");
+    return 0;
+  }
+  if (options->delegate_serialize_dir == NULL) return 1;
+  const char *token = options->delegate_serialize_token;
+  if (token == NULL || *token == '\0') {
+    options->compile.cache_dir = options->delegate_serialize_dir;
+    return 1;
+  }
+  if (strchr(token, '/') != NULL || !strcmp(token, ".") || !strcmp(token, "..")) {
+    fprintf(stderr, COMMAND ": --delegate_serialize_token '%s' must be a plain name\n", token);
+    return 0;
+  }
+  int length = snprintf(options->cache_dir, sizeof options->cache_dir, "%s/%s",
+                        options->delegate_serialize_dir, token);
+  if (length < 0 || (size_t)length >= sizeof options->cache_dir) {
+    fprintf(stderr, COMMAND ": --delegate_serialize_dir is too long\n");
+    return 0;
+  }
+  struct stat info;
+  if (stat(options->delegate_serialize_dir, &info) != 0 || !S_ISDIR(info.st_mode)) {
+    fprintf(stderr, COMMAND ": --delegate_serialize_dir '%s' is not a directory\n",
+            options->delegate_serialize_dir);
+    return 0;
+  }
+  if (mkdir(options->cache_dir, 0777) != 0 && errno != EEXIST) {
+    fprintf(stderr, COMMAND ": cannot make %s: %s\n", options->cache_dir, strerror(errno));
+    return 0;
+  }
+  options->compile.cache_dir = options->cache_dir;
+  return 1;
 }
 
 /* Turns the TFLite spellings into tflaccel's accelerator list and precision. */
 static int resolve_tflite_flags(bench_options *options) {
   int gpu_flags = options->use_gpu >= 0 || options->gpu_backend != NULL;
-  if (gpu_flags && options->compile.accelerators != NULL) {
-    fprintf(stderr, COMMAND ": give --accelerator or --use_gpu/--gpu_backend, not both\n");
+  if ((gpu_flags || options->use_xnnpack >= 0) && options->compile.accelerators != NULL) {
+    fprintf(stderr, COMMAND ": give --accelerator or --use_gpu/--gpu_backend/--use_xnnpack, not "
+                    "both\n");
     return 0;
   }
+  if (options->gpu_experimental_enable_quant == 0) {
+    fprintf(stderr, COMMAND ": --gpu_experimental_enable_quant=false is not supported: the GPU "
+                    "plugins run every quantized op they support; use --accelerator=cpu_ref to "
+                    "keep quantized models on the CPU\n");
+    return 0;
+  }
+  if (options->profiling_output_csv_file != NULL && !options->enable_op_profiling) {
+    fprintf(stderr, COMMAND ": --profiling_output_csv_file needs --enable_op_profiling\n");
+    return 0;
+  }
+  if (!resolve_cache_dir(options)) return 0;
+  /* Each cpu_ref op its own partition, so that the profile times each op. */
+  if (options->enable_op_profiling) options->compile.split_fallback_ops = 1;
   if (options->gpu_backend != NULL) {
     if (options->use_gpu == 0) {
       fprintf(stderr, COMMAND ": --gpu_backend=%s needs the GPU, but --use_gpu=false\n",
@@ -146,6 +369,27 @@ static int resolve_tflite_flags(bench_options *options) {
     options->compile.accelerators = options->accelerators;
   } else if (options->use_gpu >= 0) {
     options->compile.accelerators = options->use_gpu ? "gpu,cpu_ref" : "cpu_ref";
+  }
+  if (options->use_xnnpack > 0) {
+    /* XNNPACK takes what the GPU (if asked for) does not; cpu_ref the rest. */
+    const char *gpu = options->gpu_backend ? options->accelerators
+                      : options->use_gpu > 0 ? "gpu,cpu_ref" : "cpu_ref";
+    char list[sizeof options->accelerators];
+    snprintf(list, sizeof list, "%.*s" XNNPACK_PLUGIN ",cpu_ref",
+             (int)(strlen(gpu) - strlen("cpu_ref")), gpu);
+    memcpy(options->accelerators, list, sizeof list);
+    options->compile.accelerators = options->accelerators;
+    if (options->xnnpack_force_fp16) {
+      if (options->compile.precision == TFLACCEL_PRECISION_FP32 ||
+          options->precision_loss_allowed == 0) {
+        fprintf(stderr, COMMAND ": --xnnpack_force_fp16 and fp32 precision disagree\n");
+        return 0;
+      }
+      options->compile.precision = TFLACCEL_PRECISION_FP16;
+    }
+  } else if (options->xnnpack_force_fp16) {
+    fprintf(stderr, COMMAND ": --xnnpack_force_fp16 needs --use_xnnpack=true\n");
+    return 0;
   }
   if (options->precision_loss_allowed >= 0) {
     int32_t wanted =
@@ -170,7 +414,13 @@ static int parse_arguments(int argc, char **argv, bench_options *options, int *e
                                    &options->compile,
                                    &options->model_path};
   if (!bench_parse_command_line(&line, argc, argv, exit_code)) return 0;
-  return resolve_tflite_flags(options);
+  if (!resolve_tflite_flags(options)) return 0;
+  if (options->use_xnnpack > 0 &&
+      !cli_require_plugin(COMMAND, "--use_xnnpack", &options->compile, XNNPACK_PLUGIN)) {
+    *exit_code = 1;
+    return 0;
+  }
+  return 1;
 }
 
 static const char *precision_name(int32_t precision) {
@@ -180,49 +430,146 @@ static const char *precision_name(int32_t precision) {
 }
 
 static void print_parameters(const bench_options *options) {
+  int all = options->verbose;
   printf("Graph: [%s]\n", options->model_path);
-  if (options->compile.accelerators) printf("Accelerators: [%s]\n", options->compile.accelerators);
-  if (options->compile.precision >= 0)
-    printf("Precision: [%s]\n", precision_name(options->compile.precision));
-  if (options->compile.thread_count > 0)
+  if (all || options->compile.accelerators)
+    printf("Accelerators: [%s]\n", options->compile.accelerators ? options->compile.accelerators : "");
+  if (all || options->compile.precision >= 0)
+    printf("Precision: [%s]\n", options->compile.precision >= 0
+                                     ? precision_name(options->compile.precision)
+                                     : "");
+  if (all || options->compile.thread_count > 0)
     printf("Num threads: [%d]\n", (int)options->compile.thread_count);
   printf("Min num runs: [%ld]\n", options->num_runs);
   printf("Min runs duration (seconds): [%g]\n", options->min_secs);
   printf("Max runs duration (seconds): [%g]\n", options->max_secs);
   printf("Min warmup runs: [%ld]\n", options->warmup_runs);
   printf("Min warmup runs duration (seconds): [%g]\n", options->warmup_min_secs);
+  if (all) printf("Log parameter values verbosely: [1]\n");
+#define SHOW_BOOL(label, value, given) \
+  if (all || (given)) printf(label ": [%d]\n", (value) > 0)
+#define SHOW_TEXT(label, value) \
+  if (all || (value) != NULL) printf(label ": [%s]\n", (value) ? (value) : "")
+#define SHOW_REAL(label, value, given) \
+  if (all || (given)) printf(label ": [%g]\n", (value))
+  SHOW_REAL("Inter-run delay (seconds)", options->run_delay, options->run_delay != -1.0);
+  SHOW_REAL("Number of prorated runs per second", options->run_frequency,
+            options->run_frequency != -1.0);
+  SHOW_BOOL("Enable op profiling", options->enable_op_profiling, options->enable_op_profiling);
+  SHOW_TEXT("Op profiling output mode", options->op_profiling_output_mode);
+  SHOW_TEXT("CSV File to export profiling data to", options->profiling_output_csv_file);
+  SHOW_BOOL("Print pre-invoke interpreter state", options->print_preinvoke_state,
+            options->print_preinvoke_state);
+  SHOW_BOOL("Print post-invoke interpreter state", options->print_postinvoke_state,
+            options->print_postinvoke_state);
+  SHOW_BOOL("Report the peak memory footprint", options->report_peak_memory_footprint,
+            options->report_peak_memory_footprint);
+  if (all || options->report_peak_memory_footprint)
+    printf("Memory footprint check interval (ms): [%ld]\n",
+           options->memory_footprint_check_interval_ms);
+  SHOW_BOOL("Run w/o invoking kernels", options->dry_run, options->dry_run);
+  SHOW_TEXT("Input layers", options->input_layers.names);
+  SHOW_TEXT("Input shapes", options->input_layers.shapes);
+  SHOW_TEXT("Input value ranges", options->input_layers.value_ranges);
+  SHOW_TEXT("Input value files", options->input_layers.value_files);
+  SHOW_TEXT("File path to export outputs layer to", options->output_filepath);
+  if (all || options->compile.min_partition_ops >= 0)
+    printf("Min nodes per partition: [%d]\n", (int)options->compile.min_partition_ops);
+  SHOW_TEXT("Delegate serialize directory", options->delegate_serialize_dir);
+  SHOW_TEXT("Delegate serialize token", options->delegate_serialize_token);
+  SHOW_TEXT("Program cache directory", options->compile.cache_dir);
+  SHOW_BOOL("Use xnnpack", options->use_xnnpack, options->use_xnnpack >= 0);
+  SHOW_BOOL("Force fp16 inference with xnnpack", options->xnnpack_force_fp16,
+            options->xnnpack_force_fp16);
+  SHOW_BOOL("Enable running quant models in GPU delegate",
+            options->gpu_experimental_enable_quant, options->gpu_experimental_enable_quant >= 0);
+  SHOW_BOOL("Prefer maximizing the throughput in GPU delegate",
+            options->gpu_inference_for_sustained_speed,
+            options->gpu_inference_for_sustained_speed > 0);
+  SHOW_TEXT("GPU delegate wait type (every tflaccel run waits for its outputs)",
+            options->gpu_wait_type);
+  SHOW_TEXT("Benchmark name", options->benchmark_name);
+  SHOW_TEXT("Output prefix", options->output_prefix);
+  if (all) {
+    printf("Max profiling buffer entries: [%ld]\n", options->max_profiling_buffer_entries);
+    printf("Allow dynamic increase on profiling buffer entries: [%d]\n",
+           options->allow_dynamic_profiling_buffer_increase > 0);
+    printf("Release dynamic tensor memory: [%d]\n", options->release_dynamic_tensors > 0);
+    printf("Optimize memory usage for large tensors: [%ld]\n",
+           options->optimize_memory_for_large_tensors);
+    printf("Use gpu: [%d]\n", options->use_gpu > 0);
+    printf("GPU backend: [%s]\n", options->gpu_backend ? options->gpu_backend : "");
+    printf("Config file: [%s]\n", options->compile.config_path ? options->compile.config_path : "");
+    printf("Max number of delegated partitions: [%d]\n",
+           (int)options->compile.max_delegated_partitions);
+    printf("Require full delegation: [%d]\n", options->compile.require_full_delegation > 0);
+    printf("JSON output file: [%s]\n", options->json_path ? options->json_path : "");
+  }
+#undef SHOW_BOOL
+#undef SHOW_TEXT
+#undef SHOW_REAL
+}
+
+/* How one phase runs: the loop's bounds and what happens between runs. */
+typedef struct phase_plan {
+  const char *name; /* "warmup" or "timed" */
+  long min_runs;
+  double min_secs, max_secs;
+  double run_delay, run_frequency; /* seconds, runs a second; <= 0: none */
+  int dry_run;                     /* time the loop, run nothing */
+  op_profile *profile;             /* NULL: not profiled */
+} phase_plan;
+
+static void sleep_microseconds(int64_t microseconds) {
+  if (microseconds <= 0) return;
+  struct timespec pause = {.tv_sec = (time_t)(microseconds / 1000000),
+                           .tv_nsec = (long)(microseconds % 1000000) * 1000};
+  while (nanosleep(&pause, &pause) != 0 && errno == EINTR) {
+  }
 }
 
 /* benchmark_model's loop: at least min_runs runs and min_secs seconds, but
- * no run starts after max_secs. A failed run ends it with that status. */
-static tflaccel_status run_phase(const char *phase, tflaccel_compiled_model *compiled,
-                                 const model_buffers *buffers, long min_runs, double min_secs,
-                                 double max_secs, run_stats *stats) {
+ * no run starts after max_secs. With --run_frequency, run k starts at
+ * k/frequency seconds (at once when behind); else --run_delay sleeps
+ * between runs. A failed run ends it with that status. */
+static tflaccel_status run_phase(const phase_plan *plan, tflaccel_compiled_model *compiled,
+                                 const model_buffers *buffers, run_stats *stats) {
   printf("Running benchmark for at least %ld iterations and at least %g seconds but terminate "
          "if exceeding %g seconds.\n",
-         min_runs, min_secs, max_secs);
+         plan->min_runs, plan->min_secs, plan->max_secs);
   fflush(stdout);
-  int64_t now = bench_clock_microseconds();
-  int64_t min_finish = now + (int64_t)(min_secs * 1e6);
-  int64_t max_finish = now + (int64_t)(max_secs * 1e6);
-  int64_t last_progress = now;
-  for (long run = 0; (run < min_runs || now < min_finish) && now <= max_finish; ++run) {
+  int64_t begin = bench_clock_microseconds(), now = begin;
+  int64_t min_finish = now + (int64_t)(plan->min_secs * 1e6);
+  int64_t max_finish = now + (int64_t)(plan->max_secs * 1e6);
+  terminal_progress progress;
+  terminal_progress_start(&progress, PROGRESS_DELAY_US);
+  char label[64];
+  snprintf(label, sizeof label, COMMAND ": %s runs", plan->name);
+  for (long run = 0; (run < plan->min_runs || now < min_finish) && now <= max_finish; ++run) {
+    if (run > 0 && plan->run_frequency > 0)
+      sleep_microseconds(begin + (int64_t)((double)run * 1e6 / plan->run_frequency) -
+                         bench_clock_microseconds());
+    else if (run > 0 && plan->run_delay > 0)
+      sleep_microseconds((int64_t)(plan->run_delay * 1e6));
     int64_t start = bench_clock_microseconds();
-    tflaccel_status status = model_buffers_run(compiled, buffers);
+    tflaccel_status status = plan->dry_run ? NULL : model_buffers_run(compiled, buffers);
     int64_t end = bench_clock_microseconds();
-    if (status != NULL) return tflaccel_status_annotate(status, "%s run %ld", phase, run + 1);
-    status = run_stats_add(stats, (double)(end - start));
-    if (status != NULL) return status;
-    now = end;
-    if (now - last_progress >= PROGRESS_INTERVAL_US) {
-      if (run + 1 <= min_runs)
-        fprintf(stderr, COMMAND ": %s run %ld/%ld\n", phase, run + 1, min_runs);
-      else
-        fprintf(stderr, COMMAND ": %s run %ld (past the %ld asked for, until %g s have passed)\n",
-                phase, run + 1, min_runs, min_secs);
-      last_progress = now;
+    if (status == NULL && plan->profile != NULL && !plan->dry_run)
+      status = op_profile_add_run(plan->profile, compiled);
+    if (status != NULL) {
+      terminal_progress_finish(&progress);
+      return tflaccel_status_annotate(status, "%s run %ld", plan->name, run + 1);
     }
+    status = run_stats_add(stats, (double)(end - start));
+    if (status != NULL) {
+      terminal_progress_finish(&progress);
+      return status;
+    }
+    now = end;
+    /* The bar counts the runs asked for; past them it counts on. */
+    terminal_progress_update(&progress, label, run + 1, run + 1 <= plan->min_runs ? plan->min_runs : 0);
   }
+  terminal_progress_finish(&progress);
   run_stats_print_line(stdout, stats);
   fputs("\n\n", stdout);
   return NULL;
@@ -375,17 +722,37 @@ static int report_status(tflaccel_status status) {
   return 1;
 }
 
-static tflaccel_status fill_inputs(const model_buffers *buffers) {
-  input_generator generator;
-  input_generator_init(&generator, 1);
-  for (uint32_t i = 0; i < buffers->input_count; ++i) {
-    tflaccel_tensor_buffer *input = buffers->inputs[i];
-    int32_t dtype = tflaccel_tensor_buffer_dtype(input);
-    if (!input_generator_fill(&generator, dtype, tflaccel_tensor_buffer_data(input),
-                              model_buffer_element_count(input)))
-      return tflaccel_status_make(TFLACCEL_UNSUPPORTED, "cannot generate %s input %u",
-                                  tflaccel_dtype_name(dtype), i);
+/* --output_filepath: every output's bytes, in order, as benchmark_model. */
+static tflaccel_status write_outputs(const char *path, const model_buffers *buffers) {
+  FILE *out = fopen(path, "wb");
+  if (out == NULL)
+    return tflaccel_status_make(TFLACCEL_IO_ERROR, "cannot write %s: %s", path, strerror(errno));
+  int failed = 0;
+  for (uint32_t i = 0; i < buffers->output_count && !failed; ++i) {
+    size_t size = tflaccel_tensor_buffer_byte_size(buffers->outputs[i]);
+    failed = fwrite(tflaccel_tensor_buffer_data(buffers->outputs[i]), 1, size, out) != size;
   }
+  if (fclose(out) != 0) failed = 1;
+  if (failed) return tflaccel_status_make(TFLACCEL_IO_ERROR, "writing %s failed", path);
+  return NULL;
+}
+
+/* The op profile, on stdout (as a table or CSV) and/or in the CSV file. */
+static tflaccel_status report_profile(const bench_options *options, op_profile *profile) {
+  if (options->profiling_output_csv_file != NULL) {
+    FILE *out = fopen(options->profiling_output_csv_file, "w");
+    if (out == NULL)
+      return tflaccel_status_make(TFLACCEL_IO_ERROR, "cannot write %s: %s",
+                                  options->profiling_output_csv_file, strerror(errno));
+    op_profile_print(out, profile, 1);
+    int failed = ferror(out);
+    if (fclose(out) != 0 || failed)
+      return tflaccel_status_make(TFLACCEL_IO_ERROR, "writing %s failed",
+                                  options->profiling_output_csv_file);
+    return NULL;
+  }
+  int csv = options->op_profiling_output_mode && !strcmp(options->op_profiling_output_mode, "csv");
+  op_profile_print(stdout, profile, csv);
   return NULL;
 }
 
@@ -398,6 +765,14 @@ int tflaccel_cmd_bench(int argc, char **argv) {
       .warmup_min_secs = 0.5,
       .use_gpu = -1,
       .precision_loss_allowed = -1,
+      .use_xnnpack = -1,
+      .gpu_experimental_enable_quant = -1,
+      .gpu_inference_for_sustained_speed = -1,
+      .max_profiling_buffer_entries = 1024,
+      .widths = {25, 15, 18},
+      .memory_footprint_check_interval_ms = 50,
+      .run_delay = -1.0,
+      .run_frequency = -1.0,
   };
   cli_compile_flags_init(&options.compile);
   int exit_code = 2;
@@ -423,6 +798,8 @@ int tflaccel_cmd_bench(int argc, char **argv) {
   tflaccel_environment *environment = NULL;
   tflaccel_compiled_model *compiled = NULL;
   model_buffers buffers = {0};
+  op_profile profile = {0};
+  peak_memory_monitor monitor = {0};
   exit_code = 1;
   status = tflaccel_model_load_file(options.model_path, &model);
   if (status != NULL) {
@@ -452,13 +829,22 @@ int tflaccel_cmd_bench(int argc, char **argv) {
   printf("Initialized session in %gms.\n", (double)results.init_us / 1e3);
   printf("Selected accelerators: [%s]\n", results.selection ? results.selection : "");
 
-  status = fill_inputs(&buffers);
-  if (status == NULL)
-    status = run_phase("warmup", compiled, &buffers, options.warmup_runs, options.warmup_min_secs,
-                       options.max_secs, &results.warmup);
-  if (status == NULL)
-    status = run_phase("timed", compiled, &buffers, options.num_runs, options.min_secs,
-                       options.max_secs, &results.inference);
+  status = input_layers_fill(&options.input_layers, compiled, &buffers);
+  if (status == NULL && options.print_preinvoke_state) {
+    printf("\n==== Pre-invoke state ====\n");
+    status = tensor_state_print(stdout, compiled, &options.widths);
+  }
+  if (status == NULL && options.report_peak_memory_footprint)
+    status = peak_memory_monitor_start(&monitor, options.memory_footprint_check_interval_ms);
+  phase_plan warmup = {"warmup", options.warmup_runs, options.warmup_min_secs, options.max_secs,
+                       options.run_delay, options.run_frequency, options.dry_run, NULL};
+  phase_plan timed = {"timed", options.num_runs, options.min_secs, options.max_secs,
+                      options.run_delay, options.run_frequency, options.dry_run, NULL};
+  if (status == NULL) status = run_phase(&warmup, compiled, &buffers, &results.warmup);
+  if (status == NULL && options.enable_op_profiling && (status = op_profile_create(compiled, &profile)) == NULL)
+    timed.profile = &profile;
+  if (status == NULL) status = run_phase(&timed, compiled, &buffers, &results.inference);
+  int64_t peak_kb = peak_memory_monitor_stop(&monitor);
   if (status != NULL) {
     fflush(stdout);
     report_status(status);
@@ -468,15 +854,39 @@ int tflaccel_cmd_bench(int argc, char **argv) {
     results.memory_known = 0;
     tflaccel_status_free(status);
   }
+  if (timed.profile != NULL && (status = report_profile(&options, &profile)) != NULL) {
+    report_status(status);
+    goto cleanup;
+  }
   print_summary(&results);
+  if (options.report_peak_memory_footprint) {
+    if (peak_kb >= 0)
+      printf("Overall peak memory footprint (MB) via periodic monitoring: %g\n", kb_to_mb(peak_kb));
+    else
+      printf("Overall peak memory footprint (MB) via periodic monitoring: unknown\n");
+  }
   op_placement_print(stdout, &results.placement);
+  if (options.print_postinvoke_state) {
+    printf("\n==== Post-invoke state ====\n");
+    if ((status = tensor_state_print(stdout, compiled, &options.widths)) != NULL) {
+      report_status(status);
+      goto cleanup;
+    }
+  }
   fflush(stdout);
+  if (options.output_filepath != NULL && !options.dry_run &&
+      (status = write_outputs(options.output_filepath, &buffers)) != NULL) {
+    report_status(status);
+    goto cleanup;
+  }
   exit_code = 0;
   if (options.json_path != NULL &&
       (status = write_json(options.json_path, &options, &results)) != NULL)
     exit_code = report_status(status);
 
 cleanup:
+  peak_memory_monitor_stop(&monitor);
+  op_profile_free(&profile);
   op_placement_free(&results.placement);
   run_stats_free(&results.warmup);
   run_stats_free(&results.inference);

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #include "tflaccel/tflaccel.h"
@@ -19,6 +20,8 @@
 #include "tools/tflaccel/bench_tensor_values.h"
 #include "tools/tflaccel/cli_options.h"
 #include "tools/tflaccel/commands.h"
+#include "tools/tflaccel/delegate_flag.h"
+#include "tools/tflaccel/foreign_flags.h"
 #include "tools/tflaccel/stats.h"
 
 #define COMMAND "tflaccel diff"
@@ -30,6 +33,8 @@ typedef struct diff_options {
   long num_runs, seed;
   int has_max_error;
   double max_error;
+  const char *output_file_path; /* NULL: stdout only */
+  delegate_choice delegate;
 } diff_options;
 
 /* One compiled model with its buffers: the test side or the reference. */
@@ -58,6 +63,10 @@ static void print_help(void) {
          "  --num_threads N              CPU threads of the test side (same as --threads)\n"
          "  --max_error X                fail when an output's avg_error exceeds X\n"
          "  --seed N                     random input seed (default 1)\n"
+         "  --num_interpreter_threads N  CPU threads of the test side (inference_diff's name)\n"
+         "  --output_file_path FILE      also write the figures to FILE (text, as printed)\n"
+         "  --delegate gpu|xnnpack|none  test side: gpu,cpu_ref; cpu_xnnpack,cpu_ref; cpu_ref\n"
+         "  --use_gpu, --use_xnnpack     the same as switches\n"
          "%s"
          "Without --accelerator the test side uses the environment's selection.\n",
          cli_compile_flags_help());
@@ -84,6 +93,23 @@ static int parse_diff_flag(int argc, char **argv, int *index, void *untyped_opti
       return -1;
     return 1;
   }
+  if ((match = cli_match_value(COMMAND, argc, argv, index, "--num_interpreter_threads", &value)) !=
+      0) {
+    long threads;
+    if (match < 0 ||
+        !cli_parse_int(COMMAND, "--num_interpreter_threads", value, -1, 1024, &threads))
+      return -1;
+    options->compile.thread_count = threads > 0 ? (int32_t)threads : 0;
+    return 1;
+  }
+  if ((match = cli_match_value(COMMAND, argc, argv, index, "--output_file_path", &value)) != 0) {
+    if (match < 0) return -1;
+    options->output_file_path = value;
+    return 1;
+  }
+  if ((match = delegate_flag_match(COMMAND, argc, argv, index, &options->delegate)) != 0)
+    return match;
+  if ((match = foreign_flag_match(COMMAND, argc, argv, index)) != 0) return match;
   if ((match = cli_match_value(COMMAND, argc, argv, index, "--max_error", &value)) != 0) {
     if (match < 0 || !bench_parse_number(COMMAND, "--max_error", value, 0, &options->max_error))
       return -1;
@@ -102,7 +128,13 @@ static int parse_arguments(int argc, char **argv, diff_options *options, int *ex
                                    options,
                                    &options->compile,
                                    &options->model_path};
-  return bench_parse_command_line(&line, argc, argv, exit_code);
+  if (!bench_parse_command_line(&line, argc, argv, exit_code)) return 0;
+  int resolved = delegate_choice_resolve(COMMAND, &options->delegate, &options->compile);
+  if (resolved <= 0) {
+    *exit_code = resolved < 0 ? 1 : 2;
+    return 0;
+  }
+  return 1;
 }
 
 static tflaccel_status compile_reference(tflaccel_environment *environment,
@@ -188,24 +220,53 @@ static tflaccel_status compare_output(diff_side *test, diff_side *reference, uin
   return run_stats_add(&diff->error, count ? error / (double)count : 0.0);
 }
 
-static void print_latency(const char *label, const run_stats *stats) {
+static void print_latency(FILE *out, const char *label, const run_stats *stats) {
   /* inference_diff keeps latency in whole microseconds: std truncated. */
-  printf("%s run latency: avg=%g(us), std_dev=%.0f(us)\n", label, run_stats_average(stats),
-         trunc(run_stats_std_deviation(stats)));
+  fprintf(out, "%s run latency: avg=%g(us), std_dev=%.0f(us)\n", label, run_stats_average(stats),
+          trunc(run_stats_std_deviation(stats)));
+}
+
+static void print_figures(FILE *out, const diff_options *options, const diff_side *test,
+                          const diff_side *reference, const output_diff *diffs,
+                          uint32_t output_count) {
+  fprintf(out, "Num evaluation runs: %ld\n", options->num_runs);
+  print_latency(out, "Reference", &reference->latency_us);
+  print_latency(out, "Test", &test->latency_us);
+  for (uint32_t i = 0; i < output_count; ++i)
+    fprintf(out, "OutputDiff[%u]: avg_error=%g, std_dev=%g\n", i,
+            run_stats_average(&diffs[i].error), run_stats_std_deviation(&diffs[i].error));
+}
+
+/* --output_file_path: the figures as printed. */
+static tflaccel_status write_figures(const char *path, const diff_options *options,
+                                     const diff_side *test, const diff_side *reference,
+                                     const output_diff *diffs, uint32_t output_count) {
+  FILE *out = fopen(path, "w");
+  if (out == NULL)
+    return tflaccel_status_make(TFLACCEL_IO_ERROR, "cannot write %s: %s", path, strerror(errno));
+  print_figures(out, options, test, reference, diffs, output_count);
+  int failed = ferror(out);
+  if (fclose(out) != 0 || failed)
+    return tflaccel_status_make(TFLACCEL_IO_ERROR, "writing %s failed", path);
+  return NULL;
 }
 
 /* Prints the figures; returns 1 when an output fails (NaN/Inf, --max_error). */
 static int report(const diff_options *options, const tflaccel_compiled_model *compiled,
                   const diff_side *test, const diff_side *reference, output_diff *diffs,
                   uint32_t output_count) {
-  printf("Num evaluation runs: %ld\n", options->num_runs);
-  print_latency("Reference", &reference->latency_us);
-  print_latency("Test", &test->latency_us);
-  for (uint32_t i = 0; i < output_count; ++i)
-    printf("OutputDiff[%u]: avg_error=%g, std_dev=%g\n", i, run_stats_average(&diffs[i].error),
-           run_stats_std_deviation(&diffs[i].error));
+  print_figures(stdout, options, test, reference, diffs, output_count);
   fflush(stdout);
   int failed = 0;
+  if (options->output_file_path != NULL) {
+    tflaccel_status status = write_figures(options->output_file_path, options, test, reference,
+                                           diffs, output_count);
+    if (status != NULL) {
+      fprintf(stderr, COMMAND ": %s\n", tflaccel_status_message(status));
+      tflaccel_status_free(status);
+      failed = 1;
+    }
+  }
   for (uint32_t i = 0; i < output_count; ++i) {
     tflaccel_tensor_info info = {.struct_size = sizeof info};
     tflaccel_status status = tflaccel_compiled_model_output_info(compiled, i, &info);
@@ -235,6 +296,7 @@ static int report_status(tflaccel_status status) {
 
 int tflaccel_cmd_diff(int argc, char **argv) {
   diff_options options = {.num_runs = 50, .seed = 1};
+  delegate_choice_init(&options.delegate);
   cli_compile_flags_init(&options.compile);
   int exit_code = 2;
   if (!parse_arguments(argc, argv, &options, &exit_code)) return exit_code;

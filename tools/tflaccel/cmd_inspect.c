@@ -362,6 +362,8 @@ int tflaccel_cmd_inspect(int argc, char **argv) {
     } else {
       status = print_model(stdout, path, model, &summary, &histogram);
       if (status == NULL && compiled != NULL) status = inspect_plan_print(stdout, model, compiled, selection);
+      const char *notes = environment ? tflaccel_environment_selection_notes(environment) : NULL;
+      if (status == NULL && compiled != NULL && notes != NULL) printf("\nauto choice:\n%s", notes);
     }
   }
   histogram_free(&histogram);

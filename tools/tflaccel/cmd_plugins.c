@@ -34,6 +34,8 @@ static void print_text(tflaccel_environment *environment) {
   const char *config_path = tflaccel_environment_config_path(environment);
   printf("config: %s\n", config_path ? config_path : "(built-in defaults)");
   printf("selected order: %s\n", tflaccel_environment_selection(environment));
+  const char *notes = tflaccel_environment_selection_notes(environment);
+  if (notes != NULL) printf("auto choice:\n%s", notes);
   uint32_t count = tflaccel_environment_plugin_count(environment);
   for (uint32_t i = 0; i < count; ++i) {
     tflaccel_plugin_info info = {.struct_size = sizeof info};
@@ -50,6 +52,8 @@ static void print_text(tflaccel_environment *environment) {
     printf("\n  version:  %s\n", info.version[0] ? info.version : "-");
     if (info.available)
       printf("  status:   available\n");
+    else if (info.not_installed)
+      printf("  status:   %s\n", info.reason ? info.reason : "not installed");
     else
       printf("  status:   unavailable: %s\n", info.reason ? info.reason : "unknown reason");
     for (uint32_t d = 0; d < info.device_count; ++d) {
@@ -94,8 +98,9 @@ static void print_json(tflaccel_environment *environment) {
     print_abi(stdout, info.abi_version);
     printf("\",\"version\":");
     json_write_string(stdout, info.version);
-    printf(",\"enabled\":%s,\"available\":%s,\"reason\":", info.enabled ? "true" : "false",
-           info.available ? "true" : "false");
+    printf(",\"enabled\":%s,\"available\":%s,\"not_installed\":%s,\"reason\":",
+           info.enabled ? "true" : "false", info.available ? "true" : "false",
+           info.not_installed ? "true" : "false");
     json_write_string(stdout, info.reason);
     printf(",\"selection_rank\":%d,\"devices\":[", (int)info.selection_rank);
     for (uint32_t d = 0; d < info.device_count; ++d) {

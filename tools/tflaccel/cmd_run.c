@@ -7,10 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/facts/half.h"
+#include "core/util/regular_file.h"
 #include "tools/tflaccel/cli_options.h"
 #include "tools/tflaccel/commands.h"
+#include "tools/tflaccel/make_directory.h"
 #include "tools/tflaccel/input_generator.h"
 #include "tflaccel/tflaccel.h"
 
@@ -23,7 +26,7 @@ static void print_help(void) {
          "../shared/models/README.md (seed 1), which reproduces the reference outputs.\n\n"
          "  --input FILE                 raw input in the input's dtype; repeat once per input, in order\n"
          "  --seed N                     generator seed (default 1)\n"
-         "  --output-dir DIR             write output_K.bin (raw, in the output's dtype) into DIR\n"
+         "  --output-dir DIR             write output_K.bin (raw, in the output's dtype) into DIR (made if missing)\n"
          "%s",
          cli_compile_flags_help());
 }
@@ -95,9 +98,20 @@ static void print_output_summary(uint32_t index, const tflaccel_tensor_info *inf
 }
 
 static int read_input_file(const char *path, tflaccel_tensor_buffer *buffer, uint32_t index) {
-  FILE *file = fopen(path, "rb");
+  char what[32];
+  snprintf(what, sizeof what, "input %u file", index);
+  int fd;
+  uint64_t file_size;
+  tflaccel_status status = regular_file_open(path, what, &fd, &file_size);
+  if (status != NULL) {
+    fprintf(stderr, COMMAND ": %s\n", tflaccel_status_message(status));
+    tflaccel_status_free(status);
+    return 0;
+  }
+  FILE *file = fdopen(fd, "rb");
   if (file == NULL) {
-    fprintf(stderr, COMMAND ": cannot open input %u file %s: %s\n", index, path, strerror(errno));
+    fprintf(stderr, COMMAND ": cannot read input %u file %s: %s\n", index, path, strerror(errno));
+    close(fd);
     return 0;
   }
   size_t expected = tflaccel_tensor_buffer_byte_size(buffer);
@@ -225,6 +239,11 @@ int tflaccel_cmd_run(int argc, char **argv) {
     status = tflaccel_compiled_model_create_output_buffer(compiled, i, &outputs[i]);
   if (status == NULL) status = tflaccel_compiled_model_run(compiled, inputs, input_count, outputs, output_count);
   if (status != NULL) {
+    fprintf(stderr, COMMAND ": %s\n", tflaccel_status_message(status));
+    tflaccel_status_free(status);
+    goto cleanup;
+  }
+  if (output_dir != NULL && (status = make_directory_tree(output_dir)) != NULL) {
     fprintf(stderr, COMMAND ": %s\n", tflaccel_status_message(status));
     tflaccel_status_free(status);
     goto cleanup;

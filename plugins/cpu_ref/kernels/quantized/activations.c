@@ -87,12 +87,12 @@ static tflaccel_status activation_prepare(const cpu_op_context *context, void **
   if (code != TFLACCEL_OP_LOGISTIC && code != TFLACCEL_OP_TANH) {
     q_quantize_multiplier((double)input_scale / (double)output_scale, &multiplier, &shift);
     const float low = code == TFLACCEL_OP_RELU_N1_TO_1 ? -1.0f : 0.0f;
-    act_min = output_zero_point + (int32_t)roundf(low / output_scale);
-    if (act_min < dtype_min) act_min = dtype_min;
+    act_min = q_offset_clamp(q_saturate_i32(roundf(low / output_scale)), output_zero_point,
+                             dtype_min, dtype_max);
     if (code != TFLACCEL_OP_RELU) {
       const float high = code == TFLACCEL_OP_RELU6 ? 6.0f : 1.0f;
-      act_max = output_zero_point + (int32_t)roundf(high / output_scale);
-      if (act_max > dtype_max) act_max = dtype_max;
+      act_max = q_offset_clamp(q_saturate_i32(roundf(high / output_scale)), output_zero_point,
+                               dtype_min, dtype_max);
     }
   }
   const float inverse_scale = 1.0f / output_scale;

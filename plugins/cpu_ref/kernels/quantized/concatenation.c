@@ -127,8 +127,9 @@ static tflaccel_status concat_eval(const cpu_op_context *context) {
         for (int64_t j = 0; j < chunk; j++) {
           const float raw = d->dtype == TFLACCEL_DTYPE_UINT8 ? (float)in[j]
                                                              : (float)(int8_t)in[j];
-          int32_t value = (int32_t)roundf(raw * d->scales[i] + d->biases[i]) + d->output_zero_point;
-          value = q_clamp_i32(value, d->output_min, d->output_max);
+          const int32_t value =
+              q_offset_clamp(q_saturate_i32(roundf(raw * d->scales[i] + d->biases[i])),
+                             d->output_zero_point, d->output_min, d->output_max);
           out[j] = d->dtype == TFLACCEL_DTYPE_UINT8 ? (uint8_t)value : (uint8_t)(int8_t)value;
         }
       }

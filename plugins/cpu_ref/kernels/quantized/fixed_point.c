@@ -7,12 +7,11 @@
 #include "tflaccel/ops.h"
 #include "tflaccel/types.h"
 
-void q_quantize_multiplier(double real_multiplier, int32_t *multiplier, int *shift) {
-  if (real_multiplier == 0.0) {
-    *multiplier = 0;
-    *shift = 0;
-    return;
-  }
+int q_quantize_multiplier(double real_multiplier, int32_t *multiplier, int *shift) {
+  *multiplier = 0;
+  *shift = 0;
+  if (real_multiplier == 0.0) return 1;
+  if (!isfinite(real_multiplier) || real_multiplier < 0.0) return 0;
   int exponent = 0;
   const double significand = frexp(real_multiplier, &exponent);
   int64_t fixed = (int64_t)round(significand * (double)(INT64_C(1) << 31));
@@ -20,12 +19,27 @@ void q_quantize_multiplier(double real_multiplier, int32_t *multiplier, int *shi
     fixed /= 2;
     exponent++;
   }
-  if (exponent < -31) { /* every bit would shift out: flush to zero */
-    exponent = 0;
-    fixed = 0;
-  }
+  if (exponent > 31) return 0; /* x << exponent would leave int32 */
+  if (exponent < -31) return 1; /* every bit would shift out: flush to zero */
   *multiplier = (int32_t)fixed;
   *shift = exponent;
+  return 1;
+}
+
+int32_t q_saturate_i32(double value) {
+  if (value != value) return 0;
+  if (value <= (double)INT32_MIN) return INT32_MIN;
+  if (value >= (double)INT32_MAX) return INT32_MAX;
+  return (int32_t)value;
+}
+
+int32_t q_offset_clamp(int32_t value, int32_t zero_point, int32_t low, int32_t high) {
+  const int64_t sum = (int64_t)value + zero_point;
+  return sum < low ? low : (sum > high ? high : (int32_t)sum);
+}
+
+static int clamp_shift(int shift) {
+  return shift < -31 ? -31 : (shift > 31 ? 31 : shift);
 }
 
 int32_t q_saturating_rounding_doubling_high_mul(int32_t a, int32_t b) {
@@ -37,6 +51,7 @@ int32_t q_saturating_rounding_doubling_high_mul(int32_t a, int32_t b) {
 }
 
 int32_t q_rounding_divide_by_pot(int32_t x, int exponent) {
+  exponent = exponent < 0 ? 0 : (exponent > 31 ? 31 : exponent);
   const int32_t mask = (int32_t)((INT64_C(1) << exponent) - 1);
   const int32_t remainder = x & mask;
   const int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
@@ -44,6 +59,7 @@ int32_t q_rounding_divide_by_pot(int32_t x, int exponent) {
 }
 
 int32_t q_multiply_by_quantized_multiplier(int32_t x, int32_t multiplier, int shift) {
+  shift = clamp_shift(shift);
   const int left_shift = shift > 0 ? shift : 0;
   const int right_shift = shift > 0 ? 0 : -shift;
   /* TFLite computes x * (1 << left_shift) in int32 and lets it wrap. */
@@ -53,6 +69,7 @@ int32_t q_multiply_by_quantized_multiplier(int32_t x, int32_t multiplier, int sh
 }
 
 int32_t q_multiply_by_quantized_multiplier_ties_up(int32_t x, int32_t multiplier, int shift) {
+  shift = clamp_shift(shift);
   const int left_shift = shift > 0 ? shift : 0;
   const int right_shift = shift > 0 ? 0 : -shift;
   const int32_t shifted = (int32_t)((uint32_t)x << left_shift); /* wraps, as ruy's does */
@@ -69,8 +86,10 @@ q_requantize_fn q_gemm_requantizer(int32_t dtype) {
 
 void q_activation_range(int32_t fused_activation, float output_scale, int32_t output_zero_point,
                         int32_t dtype_min, int32_t dtype_max, int32_t *act_min, int32_t *act_max) {
-  /* zero_point + round(f / scale), the division and rounding in float. */
-#define Q_QUANTIZE_ACT(f) (output_zero_point + (int32_t)roundf((f) / output_scale))
+  /* zero_point + round(f / scale), the division and rounding in float;
+   * saturating, so that extreme scales stay defined. */
+#define Q_QUANTIZE_ACT(f) \
+  q_offset_clamp(q_saturate_i32(roundf((f) / output_scale)), output_zero_point, dtype_min, dtype_max)
   int32_t low = dtype_min, high = dtype_max;
   switch (fused_activation) {
   case TFLACCEL_ACT_RELU:
@@ -88,15 +107,15 @@ void q_activation_range(int32_t fused_activation, float output_scale, int32_t ou
     break;
   }
 #undef Q_QUANTIZE_ACT
-  *act_min = low > dtype_min ? low : dtype_min;
-  *act_max = high < dtype_max ? high : dtype_max;
+  *act_min = low;
+  *act_max = high;
 }
 
 int q_checked_log2(float scale, int *log2_result) {
   const float x_log2 = logf(scale) * (1.0f / logf(2.0f));
   const float rounded = roundf(x_log2);
   const float fraction = x_log2 - rounded;
-  *log2_result = (int)rounded;
+  *log2_result = q_saturate_i32(rounded); /* a NaN or 0 scale must not be UB */
   return fabsf(fraction) < 1e-3f;
 }
 

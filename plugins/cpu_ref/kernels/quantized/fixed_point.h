@@ -16,17 +16,30 @@
 #include <stdint.h>
 
 /* double -> (significand in [2^30, 2^31), exponent); 0 -> (0, 0); values
- * below 2^-31 flush to (0, 0), as TFLite does. */
-void q_quantize_multiplier(double real_multiplier, int32_t *multiplier, int *shift);
+ * below 2^-31 flush to (0, 0), as TFLite does. Returns 0, with (0, 0), for a
+ * multiplier no kernel can apply: not finite, negative, or 2^31 and above
+ * (a shift past 31 bits). Load-time checks keep real models away from that;
+ * the result stays defined whatever the parameters. */
+int q_quantize_multiplier(double real_multiplier, int32_t *multiplier, int *shift);
+
+/* value truncated to int32, saturating (NaN gives 0): converting a float
+ * outside the int32 range is undefined behaviour, and extreme quantization
+ * scales make such values. */
+int32_t q_saturate_i32(double value);
+
+/* zero_point + value, clamped to [low, high], without int32 overflow. */
+int32_t q_offset_clamp(int32_t value, int32_t zero_point, int32_t low, int32_t high);
 
 /* round(a * b / 2^31), saturating INT32_MIN * INT32_MIN to INT32_MAX. */
 int32_t q_saturating_rounding_doubling_high_mul(int32_t a, int32_t b);
 
-/* x / 2^exponent rounded to nearest, ties away from zero; 0 <= exponent <= 31. */
+/* x / 2^exponent rounded to nearest, ties away from zero; exponent is
+ * clamped to 0..31. */
 int32_t q_rounding_divide_by_pot(int32_t x, int exponent);
 
 /* TFLite's MultiplyByQuantizedMultiplier (double rounding). A positive shift
- * multiplies x by 2^shift first, wrapping like TFLite does. */
+ * multiplies x by 2^shift first, wrapping like TFLite does. Shifts are
+ * clamped to -31..31, the range q_quantize_multiplier produces. */
 int32_t q_multiply_by_quantized_multiplier(int32_t x, int32_t multiplier, int shift);
 
 /* The same double rounding, but the final shift breaks ties upward (toward

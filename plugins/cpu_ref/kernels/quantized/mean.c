@@ -132,7 +132,8 @@ static tflaccel_status mean_prepare(const cpu_op_context *context, void **op_dat
     const float count = (float)(input->dims[1] * input->dims[2]);
     float temp = (float)data->input_zero_point * input_scale / output_scale;
     temp = temp > 0 ? temp + 0.5f : temp - 0.5f;
-    data->bias = data->output_zero_point - (int32_t)temp;
+    data->bias = q_offset_clamp(q_saturate_i32(-(double)temp), data->output_zero_point, INT32_MIN,
+                                INT32_MAX);
     const float real_scale = input_scale / (count * output_scale);
     q_quantize_multiplier((double)real_scale, &data->multiplier, &data->shift);
   } else if (input_scale == output_scale && data->input_zero_point == data->output_zero_point) {

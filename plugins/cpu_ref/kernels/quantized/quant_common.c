@@ -4,6 +4,7 @@
 
 #include "plugins/cpu_ref/kernels/quantized/fixed_point.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -160,6 +161,20 @@ int q_check_quantization_valid(const tflaccel_graph_view *graph, uint32_t tensor
   if (quant->count == 0) return 1;
   if (quant->scales == NULL || quant->zero_points == NULL)
     return q_tensor_reason(reason, graph, tensor_index, "quantization without scales or zero points");
+  /* The core refuses such files at load; a plugin trusts no caller with
+   * parameters its fixed-point arithmetic cannot take. */
+  int32_t zero_point_min = INT32_MIN, zero_point_max = INT32_MAX;
+  if (tensor->dtype == TFLACCEL_DTYPE_UINT8 || tensor->dtype == TFLACCEL_DTYPE_INT8 ||
+      tensor->dtype == TFLACCEL_DTYPE_INT16)
+    q_dtype_range(tensor->dtype, &zero_point_min, &zero_point_max);
+  for (uint32_t i = 0; i < quant->count; i++) {
+    if (!isfinite(quant->scales[i]) || !(quant->scales[i] > 0.0f))
+      return q_tensor_reason(reason, graph, tensor_index, "scale %u (%g) is not a positive number",
+                             i, (double)quant->scales[i]);
+    if (quant->zero_points[i] < zero_point_min || quant->zero_points[i] > zero_point_max)
+      return q_tensor_reason(reason, graph, tensor_index, "zero point %u (%d) is outside the %s range",
+                             i, (int)quant->zero_points[i], q_dtype_name(tensor->dtype));
+  }
   if (tensor->rank == 0) return 1; /* TFLite checks the axis only for ranked tensors */
   if (quant->quantized_dimension < 0 || (uint32_t)quant->quantized_dimension >= tensor->rank)
     return q_tensor_reason(reason, graph, tensor_index,
@@ -400,14 +415,17 @@ int q_check_bias(const tflaccel_graph_view *graph, const tflaccel_op_desc *op, u
   return 1;
 }
 
-void q_conv_multipliers(const tflaccel_tensor_desc *input, const tflaccel_tensor_desc *filter,
-                        const tflaccel_tensor_desc *output, int32_t channels, int32_t *multipliers,
-                        int *shifts) {
+int32_t q_conv_multipliers(const tflaccel_tensor_desc *input, const tflaccel_tensor_desc *filter,
+                           const tflaccel_tensor_desc *output, int32_t channels,
+                           int32_t *multipliers, int *shifts) {
   const uint32_t count = filter->quantization.count;
+  int32_t first_bad = -1;
   for (int32_t c = 0; c < channels; c++) {
     const double filter_scale = (double)filter->quantization.scales[count == 1 ? 0 : c];
     const double effective = (double)q_scale(input) * filter_scale / (double)q_scale(output);
-    q_quantize_multiplier(effective, &multipliers[c], &shifts[c]);
+    if (!q_quantize_multiplier(effective, &multipliers[c], &shifts[c]) && first_bad < 0)
+      first_bad = c;
   }
+  return first_bad;
 }
 

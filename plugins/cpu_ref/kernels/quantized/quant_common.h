@@ -108,9 +108,11 @@ int q_check_bias(const tflaccel_graph_view *graph, const tflaccel_op_desc *op, u
                  int32_t channels, char *reason);
 /* Per-output-channel requantization of a convolution: the real multiplier
  * input_scale * filter_scale[c] / output_scale computed in double, as
- * TFLite's PopulateConvolutionQuantizationParams does. */
-void q_conv_multipliers(const tflaccel_tensor_desc *input, const tflaccel_tensor_desc *filter,
-                        const tflaccel_tensor_desc *output, int32_t channels, int32_t *multipliers,
-                        int *shifts);
+ * TFLite's PopulateConvolutionQuantizationParams does. Returns -1, or the
+ * first channel whose multiplier no fixed-point arithmetic can apply (see
+ * q_quantize_multiplier). */
+int32_t q_conv_multipliers(const tflaccel_tensor_desc *input, const tflaccel_tensor_desc *filter,
+                           const tflaccel_tensor_desc *output, int32_t channels,
+                           int32_t *multipliers, int *shifts);
 
 #endif

@@ -88,12 +88,13 @@ static tflaccel_status softmax_eval(const cpu_op_context *context) {
     for (int64_t j = 0; j < d->depth; j++) {
       const float probability =
           table_offset[softmax_load(input, d->input_dtype, base + j)] * inverse_sum_exp;
+      /* Saturating: a tiny output scale makes probability huge. */
       int32_t quantized;
-      if (d->output_dtype == TFLACCEL_DTYPE_UINT8)
-        quantized = (int32_t)(probability + 0.5f); /* TFLite's x86 form; zero point is 0 */
+      if (d->output_dtype == TFLACCEL_DTYPE_UINT8) /* TFLite's x86 form; zero point is 0 */
+        quantized = q_clamp_i32(q_saturate_i32(probability + 0.5f), d->output_min, d->output_max);
       else
-        quantized = (int32_t)roundf(probability) + d->output_zero_point;
-      quantized = q_clamp_i32(quantized, d->output_min, d->output_max);
+        quantized = q_offset_clamp(q_saturate_i32(roundf(probability)), d->output_zero_point,
+                                   d->output_min, d->output_max);
       if (d->output_dtype == TFLACCEL_DTYPE_UINT8)
         ((uint8_t *)output)[base + j] = (uint8_t)quantized;
       else if (d->output_dtype == TFLACCEL_DTYPE_INT8)

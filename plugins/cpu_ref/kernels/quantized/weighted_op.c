@@ -79,7 +79,13 @@ static tflaccel_status weighted_prepare(const cpu_op_context *context, int32_t c
     for (size_t i = 0; i < weight_count; i++) weighted->weights[i] = w[i];
   }
   if (bias != NULL) memcpy(weighted->bias, bias->data, channel_count * sizeof(int32_t));
-  q_conv_multipliers(input, filter, output, channels, weighted->multipliers, weighted->shifts);
+  const int32_t bad_channel =
+      q_conv_multipliers(input, filter, output, channels, weighted->multipliers, weighted->shifts);
+  if (bad_channel >= 0)
+    return q_error(context, TFLACCEL_INVALID_MODEL,
+                   "channel %d: input scale x filter scale / output scale is not a multiplier "
+                   "below 2^31",
+                   (int)bad_channel);
   return NULL;
 }
 

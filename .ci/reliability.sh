@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# CI's reliability checks (docs/RELIABILITY.md), each bounded in time. Runs
+# after the README's build in the source tree: sanitizer builds are made out
+# of tree from `make distdir`'s clean copy (a configured source tree cannot
+# host VPATH builds). Prints how long each step took.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+top=$PWD
+supp=$top/tests/sanitizers
+step() { echo "=== $1"; step_start=$(date +%s); }
+done_step() { echo "=== $1 took $(( $(date +%s) - step_start )) s"; }
+
+make -s distdir distdir=_ci_src >/dev/null
+
+# ASan + UBSan: the whole test suite; then LeakSanitizer on every test that
+# loads no GPU driver (the drivers' own leaks cannot all be suppressed yet:
+# tests/sanitizers/lsan.supp says which and why); then the corruption
+# campaign with LeakSanitizer on (cpu_ref only).
+step "ASan+UBSan build and make check"
+export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$supp/ubsan.supp"
+rm -rf _ci_asan && mkdir _ci_asan && cd _ci_asan
+../_ci_src/configure -q CFLAGS='-fsanitize=address,undefined -fno-omit-frame-pointer -g -O1' \
+  LDFLAGS='-fsanitize=address,undefined'
+make -s -j2
+# Every test but the whole-model runs on the software GPU drivers (their
+# time is the uninstrumented drivers'; the conformance suite covers the
+# same plugin code), so that CI stays within its time.
+asan_tests=$(make -s print-tests | tr ' ' '\n' | grep -v '^tests/conformance/test_gpu_models_' | tr '\n' ' ')
+ASAN_OPTIONS="detect_leaks=0" make -s -j2 check TESTS="$asan_tests" ||
+  { tail -n 100 test-suite.log; exit 1; }
+ASAN_OPTIONS="detect_leaks=1" make -s -j2 check TESTS="$(make -s print-leak-checked-tests)" ||
+  { tail -n 100 test-suite.log; exit 1; }
+done_step "ASan+UBSan make check"
+export ASAN_OPTIONS="detect_leaks=1"
+step "corruption campaign (ASan+UBSan)"
+make -s campaign CAMPAIGN_SECONDS="${CAMPAIGN_SECONDS:-60}"
+done_step "corruption campaign"
+cd "$top"
+unset ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS
+
+# ThreadSanitizer: N threads x compiled models on every plugin.
+step "ThreadSanitizer build and the concurrent-runs test"
+# ignore_noninstrumented_modules: the drivers (not built with TSan) are not
+# tracked through their libc calls; without it lavapipe's LLVM JIT runs for
+# over 20 minutes under TSan's interceptors.
+export TSAN_OPTIONS="suppressions=$supp/tsan.supp:ignore_noninstrumented_modules=1:halt_on_error=1:second_deadlock_stack=1"
+rm -rf _ci_tsan && mkdir _ci_tsan && cd _ci_tsan
+../_ci_src/configure -q CFLAGS='-fsanitize=thread -g -O1' LDFLAGS='-fsanitize=thread'
+make -s -j2
+make -s check-threads TFLACCEL_THREADS_N=2 TFLACCEL_THREADS_RUNS=1
+cd "$top"
+unset TSAN_OPTIONS
+done_step "ThreadSanitizer"
+
+# libFuzzer on the loader, seeded with the real models, for a fixed time.
+step "libFuzzer (clang)"
+make -s fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-30}"
+done_step "libFuzzer"
+
+# valgrind memcheck of a real model on cpu_ref (GPU plugins: by hand, see
+# tests/reliability.mk; their drivers compile with LLVM under valgrind).
+step "valgrind memcheck"
+make -s valgrind-models
+done_step "valgrind"
+rm -rf _ci_src _ci_asan _ci_tsan

@@ -1,0 +1,163 @@
+"""tflaccel.CompiledModel: LiteRT's CompiledModel API on numpy arrays."""
+
+import os
+
+import numpy as np
+
+from tflaccel import _tflaccel
+
+
+def _path_text(path):
+    return None if path is None else os.fspath(path)
+
+
+class CompiledModel:
+    """A .tflite model compiled for the selected accelerators.
+
+    Make one with :meth:`from_file` or :meth:`from_buffer`. ``run`` takes one
+    numpy array per input (dtype and shape exactly the input's) and returns one
+    per output. The GIL is released while the model runs, so models in
+    different threads run at the same time; one model runs one call at a time.
+    """
+
+    def __init__(self, native):
+        """Wraps a ``tflaccel._tflaccel.CompiledModel``; use from_file/from_buffer."""
+        self._native = native
+        self._inputs = native.input_details()
+        self._outputs = native.output_details()
+
+    @classmethod
+    def from_file(cls, path, accelerator=None, precision=None, threads=None, cache_dir=None,
+                  config=None, log_level=None):
+        """Loads and compiles the model file at ``path``.
+
+        accelerator: plugin names or classes in preference order, e.g.
+            ``"gpu_vk,cpu_ref"`` or ``"gpu,cpu"``; None takes
+            ``$TFLACCEL_ACCELERATOR`` or the config's order. cpu_ref always
+            runs what the others decline.
+        precision: ``"fp32"`` or ``"fp16"``; None takes the config's.
+        threads: CPU threads for cpu_ref; None takes the config's.
+        cache_dir: an existing, writable directory where GPU plugins keep
+            compiled programs; None takes the config's.
+        config: the tflaccel.ini to read instead of the usual search.
+        log_level: "debug", "info", "warning" or "error"; None takes $TFLACCEL_LOG.
+        """
+        return cls(_tflaccel.CompiledModel(
+            path=_path_text(path), accelerator=accelerator, precision=precision,
+            threads=threads or 0, cache_dir=_path_text(cache_dir), config=_path_text(config),
+            log_level=log_level))
+
+    @classmethod
+    def from_buffer(cls, data, accelerator=None, precision=None, threads=None, cache_dir=None,
+                    config=None, log_level=None):
+        """Same as :meth:`from_file` for a model in memory (bytes-like; copied)."""
+        return cls(_tflaccel.CompiledModel(
+            content=data, accelerator=accelerator, precision=precision, threads=threads or 0,
+            cache_dir=_path_text(cache_dir), config=_path_text(config), log_level=log_level))
+
+    # ---- Signatures and tensors ------------------------------------------
+
+    def get_input_details(self):
+        """One dict per input, with tflite_runtime's keys (name, index, shape,
+        shape_signature, dtype, quantization, quantization_parameters,
+        sparsity_parameters)."""
+        return self._native.input_details()
+
+    def get_output_details(self):
+        """One dict per output, as :meth:`get_input_details`."""
+        return self._native.output_details()
+
+    def get_signature_list(self):
+        """``{key: {"inputs": [names], "outputs": [names]}}`` of the model's
+        SignatureDefs, names sorted as tflite_runtime sorts them."""
+        return {
+            signature["key"]: {
+                "inputs": sorted(name for name, _ in signature["inputs"]),
+                "outputs": sorted(name for name, _ in signature["outputs"]),
+            }
+            for signature in self._native.signatures()
+        }
+
+    def get_signatures(self):
+        """The SignatureDefs in full: key, subgraph, and inputs and outputs as
+        ``(name, tensor index)`` pairs in file order."""
+        return self._native.signatures()
+
+    @property
+    def input_names(self):
+        """Names of the inputs, in order."""
+        return [details["name"] for details in self._inputs]
+
+    @property
+    def output_names(self):
+        """Names of the outputs, in order."""
+        return [details["name"] for details in self._outputs]
+
+    # ---- Buffers and running ---------------------------------------------
+
+    def create_input_buffers(self):
+        """One zero-filled array per input, of its dtype and shape."""
+        return [np.zeros(d["shape"], dtype=d["dtype"]) for d in self._inputs]
+
+    def create_output_buffers(self):
+        """One zero-filled array per output; pass them to ``run(outputs=...)``
+        to have the outputs written in place."""
+        return [np.zeros(d["shape"], dtype=d["dtype"]) for d in self._outputs]
+
+    def run(self, inputs, outputs=None):
+        """Runs the model once and returns the list of output arrays.
+
+        inputs: a list of arrays in input order, or a dict keyed by input
+            name. Each must have the input's dtype and shape (no conversion is
+            made); C-ordered arrays are read in place, others copied once.
+        outputs: optional arrays (from :meth:`create_output_buffers`) written
+            in place and returned; else new arrays are returned.
+        """
+        if isinstance(inputs, dict):
+            inputs = self._ordered(inputs)
+        return self._native.run(inputs, outputs)
+
+    def _ordered(self, named):
+        names = self.input_names
+        unknown = sorted(set(named) - set(names))
+        missing = [name for name in names if name not in named]
+        if unknown or missing:
+            raise ValueError("inputs by name: unknown %s, missing %s (the inputs are %s)"
+                             % (unknown, missing, names))
+        return [named[name] for name in names]
+
+    def reset_state(self):
+        """Restores variable (state) tensors, e.g. an LSTM's, to their initial values."""
+        self._native.reset_state()
+
+    # ---- What runs where -------------------------------------------------
+
+    def partitions(self):
+        """The partition plan: one dict per partition with ``accelerator``,
+        ``ops`` (op indices of the prepared graph, after load-time folding),
+        ``op_names`` ("CONV_2D", or a custom op's code), ``inputs`` and
+        ``outputs`` (boundary tensor indices) and ``boundary_bytes``."""
+        return self._native.partitions()
+
+    def placement(self):
+        """``{accelerator: op count}``: how many ops each accelerator runs."""
+        counts = {}
+        for partition in self._native.partitions():
+            name = partition["accelerator"]
+            counts[name] = counts.get(name, 0) + len(partition["ops"])
+        return counts
+
+    @property
+    def precision(self):
+        """"fp32" or "fp16", after the config's defaults were applied."""
+        return self._native.settings()["precision"]
+
+    @property
+    def threads(self):
+        """CPU threads cpu_ref uses."""
+        return self._native.settings()["threads"]
+
+    @property
+    def accelerator(self):
+        """The accelerator selection, in preference order ("gpu_vk,cpu_ref")."""
+        return self._native.settings()["accelerator"]
