@@ -20,16 +20,24 @@ step "ASan+UBSan build and make check"
 export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$supp/ubsan.supp"
 rm -rf _ci_asan && mkdir _ci_asan && cd _ci_asan
-../_ci_src/configure -q CFLAGS='-fsanitize=address,undefined -fno-omit-frame-pointer -g -O1' \
+../_ci_src/configure -q --disable-python \
+  CFLAGS='-fsanitize=address,undefined -fno-omit-frame-pointer -g -O1' \
   LDFLAGS='-fsanitize=address,undefined'
 make -s -j2
-# Every test but the whole-model runs on the software GPU drivers (their
-# time is the uninstrumented drivers'; the conformance suite covers the
-# same plugin code), so that CI stays within its time.
-asan_tests=$(make -s print-tests | tr ' ' '\n' | grep -v '^tests/conformance/test_gpu_models_' | tr '\n' ' ')
-ASAN_OPTIONS="detect_leaks=0" make -s -j2 check TESTS="$asan_tests" ||
+# The Check tests that load no GPU driver run with LeakSanitizer on (the
+# drivers' own leaks cannot all be suppressed yet: tests/sanitizers/lsan.supp
+# says which and why); the CLI scripts, whose commands may load every
+# plugin (tflaccel plugins, the auto choice), run with leak detection off.
+# Not the pytest suite: python3 is not built with ASan, so the extension
+# cannot load its runtime first. The GPU plugins' own tests under ASan run
+# by hand (docs/RELIABILITY.md): CI's time would not hold their software
+# drivers under the sanitizer too.
+checked=$(make -s print-leak-checked-tests | tr ' ' '\n' | grep -v '^python/')
+leak_tests=$(echo "$checked" | grep -v '\.sh$' | tr '\n' ' ')
+script_tests=$(echo "$checked" | grep '\.sh$' | tr '\n' ' ')
+ASAN_OPTIONS="detect_leaks=1" make -s -j2 check TESTS="$leak_tests" ||
   { tail -n 100 test-suite.log; exit 1; }
-ASAN_OPTIONS="detect_leaks=1" make -s -j2 check TESTS="$(make -s print-leak-checked-tests)" ||
+ASAN_OPTIONS="detect_leaks=0" make -s -j2 check TESTS="$script_tests" ||
   { tail -n 100 test-suite.log; exit 1; }
 done_step "ASan+UBSan make check"
 export ASAN_OPTIONS="detect_leaks=1"
@@ -46,7 +54,7 @@ step "ThreadSanitizer build and the concurrent-runs test"
 # over 20 minutes under TSan's interceptors.
 export TSAN_OPTIONS="suppressions=$supp/tsan.supp:ignore_noninstrumented_modules=1:halt_on_error=1:second_deadlock_stack=1"
 rm -rf _ci_tsan && mkdir _ci_tsan && cd _ci_tsan
-../_ci_src/configure -q CFLAGS='-fsanitize=thread -g -O1' LDFLAGS='-fsanitize=thread'
+../_ci_src/configure -q --disable-python CFLAGS='-fsanitize=thread -g -O1' LDFLAGS='-fsanitize=thread'
 make -s -j2
 make -s check-threads TFLACCEL_THREADS_N=2 TFLACCEL_THREADS_RUNS=1
 cd "$top"
