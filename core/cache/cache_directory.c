@@ -13,13 +13,13 @@
 #include "core/cache/cache_directory.h"
 #include "core/cache/cache_file.h"
 
-int cache_directory_make(const char *path) {
+int cache_directory_make(const char *path, int with_parents) {
   char partial[4096];
   size_t length = strlen(path);
   if (length == 0) return EINVAL;
   if (length >= sizeof partial) return ENAMETOOLONG;
+  if (!with_parents) return mkdir(path, S_IRWXU) != 0 && errno != EEXIST ? errno : 0;
   memcpy(partial, path, length + 1);
-  /* Every missing component, parents included, as XDG asks: 0700. */
   for (size_t i = 1; i <= length; ++i) {
     if (partial[i] != '/' && partial[i] != '\0') continue;
     char saved = partial[i];

@@ -11,8 +11,11 @@
 
 #include "core/cache/cache_entry.h"
 
-/* Makes path and its missing parents, mode 0700; 0 or errno. */
-int cache_directory_make(const char *path);
+/* Makes path, mode 0700, when it is missing. with_parents 1: its missing
+ * parents too (0700 each), as XDG asks for the default location; 0: only
+ * its last component, so that a mistyped configured directory is never
+ * grown into a tree (ENOENT when its parent is missing). 0 or errno. */
+int cache_directory_make(const char *path, int with_parents);
 
 /* NULL when path is a directory owned by this user that no one else may
  * write (or list: group and others have no access), else why not (a

@@ -53,8 +53,9 @@ typedef struct tflaccel_environment_options {
   const char *accelerators;
   /* "debug", "info", "warning" or "error"; NULL takes $TFLACCEL_LOG. */
   const char *log_level;
-  /* Overrides the config's cache_dir (an existing, writable directory where
-   * plugins keep compiled programs); NULL keeps the config's. */
+  /* Overrides the config's cache_dir, the compiled-model cache's directory
+   * (made when its parent exists; one not private to this user turns the
+   * cache off with a warning); NULL keeps the config's. */
   const char *cache_dir;
 } tflaccel_environment_options;
 

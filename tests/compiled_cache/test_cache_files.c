@@ -192,7 +192,7 @@ START_TEST(directory_privacy) {
   char *dir = test_make_temp_dir();
   char why[256];
   char *made = join(dir, "a/b/tflaccel");
-  ck_assert_int_eq(cache_directory_make(made), 0);
+  ck_assert_int_eq(cache_directory_make(made, 1), 0);
   struct stat info;
   ck_assert_int_eq(stat(made, &info), 0);
   ck_assert_uint_eq(info.st_mode & 0777, 0700);
@@ -345,7 +345,55 @@ START_TEST(environment_chooses_directory) {
   /* /tmp itself. */
   setenv("TFLACCEL_CACHE_DIR", "/tmp", 1);
   ck_assert_ptr_null(environment_cache_dir(dir, NULL));
+  /* A configured directory whose parent is missing: off, and nothing of
+   * it made (only the default location gets its parents made). */
+  char *missing_parent = join(dir, "missing");
+  char *under_missing = join(missing_parent, "cache");
+  setenv("TFLACCEL_CACHE_DIR", under_missing, 1);
+  ck_assert_ptr_null(environment_cache_dir(dir, NULL));
+  ck_assert_int_ne(access(missing_parent, F_OK), 0);
+  snprintf(text, sizeof text, "[tflaccel]\ncache_dir = %s\n[plugin.cpu_ref]\n", under_missing);
   unsetenv("TFLACCEL_CACHE_DIR");
+  ck_assert_ptr_null(environment_cache_dir(dir, text));
+  ck_assert_int_ne(access(missing_parent, F_OK), 0);
+  /* Its parent exists: the last component is made, 0700. */
+  char *one_level = join(dir, "one-level");
+  setenv("TFLACCEL_CACHE_DIR", one_level, 1);
+  got = environment_cache_dir(dir, NULL);
+  ck_assert_ptr_nonnull(got);
+  ck_assert_str_eq(got, one_level);
+  ck_assert_int_eq(stat(one_level, &info), 0);
+  ck_assert_uint_eq(info.st_mode & 0777, 0700);
+  free(got);
+  unsetenv("TFLACCEL_CACHE_DIR");
+  /* The default under HOME (XDG_CACHE_HOME unset): made with its parents;
+   * a home that does not exist (a build user's /nonexistent) or no HOME at
+   * all: off, nothing made. */
+  char *saved_home = getenv("HOME") != NULL ? strdup(getenv("HOME")) : NULL;
+  unsetenv("XDG_CACHE_HOME");
+  char *home = join(dir, "home");
+  ck_assert_int_eq(mkdir(home, 0755), 0);
+  setenv("HOME", home, 1);
+  char *home_cache = join(home, ".cache/tflaccel");
+  got = environment_cache_dir(dir, NULL);
+  ck_assert_ptr_nonnull(got);
+  ck_assert_str_eq(got, home_cache);
+  free(got);
+  char *no_home = join(dir, "nonexistent");
+  setenv("HOME", no_home, 1);
+  ck_assert_ptr_null(environment_cache_dir(dir, NULL));
+  ck_assert_int_ne(access(no_home, F_OK), 0);
+  unsetenv("HOME");
+  ck_assert_ptr_null(environment_cache_dir(dir, NULL));
+  if (saved_home != NULL) setenv("HOME", saved_home, 1);
+  setenv("XDG_CACHE_HOME", xdg, 1);
+  free(saved_home);
+  free(home);
+  free(home_cache);
+  free(no_home);
+  free(one_level);
+  free(missing_parent);
+  free(under_missing);
   /* A bad value of the ini key is a one-line config error. */
   char *bad = test_write_file(dir, "bad.ini", "[tflaccel]\ncache = maybe\n");
   tflaccel_environment_options options = {
