@@ -71,7 +71,10 @@ static void read_label(const char *path, cache_directory_entry *entry) {
   if (cache_file_open(path, entry->name, &fd, &size) != 0) return;
   if (cache_file_read_all(fd, &header, sizeof header) == 0) {
     entry->problem = cache_entry_check_header(&header, size);
-    if (entry->problem == NULL) snprintf(entry->label, sizeof entry->label, "%s", header.label);
+    if (entry->problem == NULL) {
+      snprintf(entry->label, sizeof entry->label, "%s", header.label);
+      snprintf(entry->model, sizeof entry->model, "%s", header.model);
+    }
   } else {
     entry->problem = "truncated";
   }

@@ -26,6 +26,7 @@ typedef struct cache_directory_entry {
   char name[CACHE_ENTRY_NAME_SIZE];
   char owner[32];
   char label[CACHE_ENTRY_LABEL_SIZE]; /* from its header; "" when unreadable */
+  char model[CACHE_ENTRY_MODEL_SIZE]; /* from its header: token prefix and file name */
   const char *problem; /* NULL, or why the header is not usable */
   uint64_t size;
   time_t last_use; /* modification time: written or last read */

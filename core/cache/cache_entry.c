@@ -6,7 +6,7 @@
 
 #include "core/cache/cache_entry.h"
 
-_Static_assert(sizeof(cache_entry_header) == 160, "cache_entry_header has padding");
+_Static_assert(sizeof(cache_entry_header) == 224, "cache_entry_header has padding");
 
 static int owner_is_valid(const char *owner, size_t length) {
   if (length == 0 || length > 31) return 0;
@@ -54,7 +54,7 @@ static void checksum_of(const cache_entry_header *header, const void *body,
 }
 
 void cache_entry_header_make(cache_entry_header *header, const unsigned char key[SHA256_DIGEST_SIZE],
-                             uint32_t tag, const char *label, const void *body,
+                             uint32_t tag, const char *label, const char *model, const void *body,
                              uint64_t body_size) {
   memset(header, 0, sizeof *header);
   memcpy(header->magic, CACHE_ENTRY_MAGIC, sizeof header->magic);
@@ -64,6 +64,7 @@ void cache_entry_header_make(cache_entry_header *header, const unsigned char key
   header->body_size = body_size;
   memcpy(header->key, key, SHA256_DIGEST_SIZE);
   if (label != NULL) snprintf(header->label, sizeof header->label, "%s", label);
+  if (model != NULL) snprintf(header->model, sizeof header->model, "%s", model);
   checksum_of(header, body, header->checksum);
 }
 
@@ -73,7 +74,9 @@ const char *cache_entry_check_header(const cache_entry_header *header, uint64_t 
   if (header->format_version != CACHE_ENTRY_FORMAT_VERSION ||
       header->header_size != sizeof *header)
     return "written by another version of tflaccel";
-  if (memchr(header->label, '\0', sizeof header->label) == NULL) return "damaged header";
+  if (memchr(header->label, '\0', sizeof header->label) == NULL ||
+      memchr(header->model, '\0', sizeof header->model) == NULL)
+    return "damaged header";
   if (header->body_size != file_size - sizeof *header) return "truncated or extended";
   return NULL;
 }

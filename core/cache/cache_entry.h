@@ -17,11 +17,12 @@
 
 #define CACHE_ENTRY_MAGIC "TFLCACHE"
 /* Bumped whenever the header or any owner's body format changes. */
-#define CACHE_ENTRY_FORMAT_VERSION 2u
+#define CACHE_ENTRY_FORMAT_VERSION 3u
 #define CACHE_ENTRY_SUFFIX ".bin"
 /* Temporary files being written start with it (never an entry's name). */
 #define CACHE_ENTRY_TEMPORARY_PREFIX ".tmp-"
 #define CACHE_ENTRY_LABEL_SIZE 64
+#define CACHE_ENTRY_MODEL_SIZE 64
 /* "<owner>-<hex>.bin" fits in it, owner up to 31 characters. */
 #define CACHE_ENTRY_NAME_SIZE 104
 
@@ -34,6 +35,9 @@ typedef struct cache_entry_header {
   uint64_t body_size;
   unsigned char key[SHA256_DIGEST_SIZE];
   char label[CACHE_ENTRY_LABEL_SIZE]; /* what it holds, for `tflaccel cache list` */
+  /* The model it was built for: its token's first characters and file
+   * name ("" when not for one model), for `tflaccel cache list`. */
+  char model[CACHE_ENTRY_MODEL_SIZE];
   unsigned char checksum[SHA256_DIGEST_SIZE]; /* of every byte before it and the body */
 } cache_entry_header;
 
@@ -46,9 +50,9 @@ int cache_entry_file_name(const char *owner, const unsigned char key[SHA256_DIGE
  * owner_size - 1 characters) when owner is not NULL. */
 int cache_entry_name_parse(const char *name, char *owner, size_t owner_size);
 
-/* Fills header for body (label may be NULL). */
+/* Fills header for body (label and model may be NULL). */
 void cache_entry_header_make(cache_entry_header *header, const unsigned char key[SHA256_DIGEST_SIZE],
-                             uint32_t tag, const char *label, const void *body,
+                             uint32_t tag, const char *label, const char *model, const void *body,
                              uint64_t body_size);
 
 /* Checks an entry read whole (file_size bytes at file): NULL when it is

@@ -209,6 +209,12 @@ typedef struct tflaccel_compilation_options {
    * each op; runs get slower. 0 (default): consecutive fallback ops share
    * a partition. */
   int32_t split_fallback_ops;
+  /* The application's token for this model in the compiled-model cache
+   * (as LiteRT's serialization model token): any text that changes when
+   * the model does. NULL or "": the SHA-256 of the model's bytes, computed
+   * once per model when the cache is on. The plugins key each partition's
+   * entry by it and by everything else that decides the entry. */
+  const char *model_token;
 } tflaccel_compilation_options;
 
 /* Fills options with "use the defaults" values. */

@@ -7,6 +7,8 @@
 #include "plugins/gpu_cl/cl_backend.h"
 #include "plugins/gpu_cl/cl_buffer.h"
 #include "plugins/gpu_cl/cl_error.h"
+#include "plugins/gpu_cl/cl_kernel_sources.h"
+#include "plugins/gpu_cl/cl_program_cache.h"
 #include "plugins/gpu_common/gpu_kernel_catalog.h"
 #include "plugins/gpu_common/gpu_profile.h"
 #include "plugins/gpu_common/gpu_work_group.h"
@@ -60,6 +62,43 @@ static tflaccel_status kernel_create(void *device, int32_t storage, int32_t kern
   created->max_group_size = group < self->max_group_size ? group : self->max_group_size;
   *object = created;
   return NULL;
+}
+
+/* The partition's entry: its program binary, when the device has not built
+ * that storage mode's program yet (a device builds each once). */
+static void cache_begin(void *device, gpu_disk_cache_key_builder *builder, int32_t storage,
+                        const tflaccel_compile_options *options) {
+  cl_backend_device *self = self_of(device);
+  if (storage < 0 || storage >= GPU_STORAGE_MODE_COUNT) return;
+  const char *build_options = cl_program_build_options(storage);
+  cl_program_cache_add_device(self->context, build_options, gpu_cl_kernel_sources,
+                              gpu_cl_kernel_sources_count, builder);
+  memset(&self->entry, 0, sizeof self->entry);
+  self->entry.disk = (gpu_disk_cache){.host = self->host, .prefix = "gpu_cl"};
+  gpu_disk_cache_name_model(&self->entry.disk, options);
+  gpu_disk_cache_key_end(builder, &self->entry.key);
+  self->entry.active = 1;
+  self->entry.storage = storage;
+  if (self->programs.programs[storage] != NULL) {
+    /* Built already in this process: the entry is written if missing. */
+    self->entry.loaded = gpu_disk_cache_has(&self->entry.disk, &self->entry.key);
+    return;
+  }
+  cl_program cached =
+      cl_program_cache_load(&self->entry.disk, self->context, build_options, &self->entry.key);
+  if (cached != NULL) {
+    self->programs.programs[storage] = cached;
+    self->entry.loaded = 1;
+  }
+}
+
+static void cache_end(void *device, int32_t compiled) {
+  cl_backend_device *self = self_of(device);
+  if (!self->entry.active) return;
+  cl_program program = self->programs.programs[self->entry.storage];
+  if (compiled && !self->entry.loaded && program != NULL)
+    cl_program_cache_store(&self->entry.disk, &self->entry.key, program);
+  memset(&self->entry, 0, sizeof self->entry);
 }
 
 static void kernel_destroy(void *device, gpu_kernel_object *object) {
@@ -253,6 +292,8 @@ static const gpu_backend_ops cl_backend_ops = {
     .sequence_destroy = sequence_destroy,
     .sequence_run = sequence_run,
     .profile_read = profile_read,
+    .cache_begin = cache_begin,
+    .cache_end = cache_end,
 };
 
 tflaccel_status cl_backend_init(const tflaccel_host_services *host, cl_device_context *context,

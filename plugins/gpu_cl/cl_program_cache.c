@@ -6,10 +6,6 @@
 #include "plugins/gpu_cl/cl_program_cache.h"
 #include "plugins/gpu_common/gpu_disk_cache.h"
 
-static gpu_disk_cache disk_of(const tflaccel_host_services *host) {
-  return (gpu_disk_cache){.host = host, .prefix = "gpu_cl"};
-}
-
 /* Adds a string the device or its platform reports. */
 static void add_info(gpu_disk_cache_key_builder *key, const cl_device_context *context,
                      cl_device_info name, int of_platform) {
@@ -25,27 +21,25 @@ static void add_info(gpu_disk_cache_key_builder *key, const cl_device_context *c
   gpu_disk_cache_key_add_string(key, text);
 }
 
-void cl_program_cache_key(const cl_device_context *context, const char *options,
-                          const char *const *sources, uint32_t count, gpu_disk_cache_key *key) {
-  gpu_disk_cache_key_builder builder;
-  gpu_disk_cache_key_begin(&builder, "gpu_cl program binary");
-  add_info(&builder, context, CL_PLATFORM_NAME, 1);
-  add_info(&builder, context, CL_PLATFORM_VERSION, 1);
-  add_info(&builder, context, CL_DEVICE_NAME, 0);
-  add_info(&builder, context, CL_DEVICE_VERSION, 0);
-  add_info(&builder, context, CL_DRIVER_VERSION, 0);
-  gpu_disk_cache_key_add_string(&builder, options);
-  for (uint32_t i = 0; i < count; ++i) gpu_disk_cache_key_add_string(&builder, sources[i]);
-  gpu_disk_cache_key_end(&builder, key);
+void cl_program_cache_add_device(const cl_device_context *context, const char *options,
+                                 const char *const *sources, uint32_t count,
+                                 gpu_disk_cache_key_builder *builder) {
+  gpu_disk_cache_key_add_string(builder, "gpu_cl program binary");
+  add_info(builder, context, CL_PLATFORM_NAME, 1);
+  add_info(builder, context, CL_PLATFORM_VERSION, 1);
+  add_info(builder, context, CL_DEVICE_NAME, 0);
+  add_info(builder, context, CL_DEVICE_VERSION, 0);
+  add_info(builder, context, CL_DRIVER_VERSION, 0);
+  gpu_disk_cache_key_add_string(builder, options);
+  for (uint32_t i = 0; i < count; ++i) gpu_disk_cache_key_add_string(builder, sources[i]);
 }
 
-cl_program cl_program_cache_load(const tflaccel_host_services *host,
-                                 const cl_device_context *context, const char *options,
-                                 const gpu_disk_cache_key *key) {
-  gpu_disk_cache disk = disk_of(host);
+cl_program cl_program_cache_load(const gpu_disk_cache *disk, const cl_device_context *context,
+                                 const char *options, const gpu_disk_cache_key *key) {
+  const tflaccel_host_services *host = disk->host;
   void *binary = NULL;
   uint32_t size = 0, tag = 0;
-  if (!gpu_disk_cache_read(&disk, key, &binary, &size, &tag)) return NULL;
+  if (!gpu_disk_cache_read(disk, key, &binary, &size, &tag)) return NULL;
   size_t length = size;
   const unsigned char *bytes = binary;
   cl_int binary_status = CL_SUCCESS, error = CL_SUCCESS;
@@ -66,10 +60,10 @@ cl_program cl_program_cache_load(const tflaccel_host_services *host,
   return program;
 }
 
-void cl_program_cache_store(const tflaccel_host_services *host, const gpu_disk_cache_key *key,
+void cl_program_cache_store(const gpu_disk_cache *disk, const gpu_disk_cache_key *key,
                             cl_program program) {
-  gpu_disk_cache disk = disk_of(host);
-  if (!gpu_disk_cache_enabled(&disk)) return;
+  const tflaccel_host_services *host = disk->host;
+  if (!gpu_disk_cache_enabled(disk)) return;
   size_t size = 0;
   if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS ||
       size == 0 || size > GPU_DISK_CACHE_MAX_BYTES)
@@ -77,7 +71,7 @@ void cl_program_cache_store(const tflaccel_host_services *host, const gpu_disk_c
   unsigned char *binary = host->alloc(host->context, size, 16);
   if (binary == NULL) return;
   if (clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL) == CL_SUCCESS)
-    gpu_disk_cache_write(&disk, key, "OpenCL program binary (all kernels)", binary,
+    gpu_disk_cache_write(disk, key, "OpenCL program binary", binary,
                          (uint32_t)size, 0);
   host->free(host->context, binary);
 }

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -28,6 +29,33 @@ void gpu_disk_cache_key_add_string(gpu_disk_cache_key_builder *builder, const ch
 void gpu_disk_cache_key_end(const gpu_disk_cache_key_builder *builder, gpu_disk_cache_key *key) {
   sha256_context copy = builder->sha;
   sha256_end(&copy, key->digest);
+}
+
+void gpu_disk_cache_name_model(gpu_disk_cache *cache, const tflaccel_compile_options *options) {
+  const char *token = options->model_token != NULL ? options->model_token : "";
+  const char *name = TFLACCEL_HAS_FIELD(tflaccel_compile_options, options, model_name) &&
+                             options->model_name != NULL
+                         ? options->model_name
+                         : "";
+  /* The token may be the application's own text: printable characters
+   * only, so that a listing stays one line. */
+  char prefix[17];
+  size_t length = 0;
+  for (; token[length] != '\0' && length < sizeof prefix - 1; ++length)
+    prefix[length] = token[length] >= 0x21 && token[length] < 0x7f ? token[length] : '?';
+  prefix[length] = '\0';
+  snprintf(cache->model, sizeof cache->model, "%s%s%s", prefix, name[0] ? " " : "", name);
+}
+
+int gpu_disk_cache_has(const gpu_disk_cache *cache, const gpu_disk_cache_key *key) {
+  if (!gpu_disk_cache_enabled(cache)) return 0;
+  char name[CACHE_ENTRY_NAME_SIZE];
+  if (!cache_entry_file_name(cache->prefix, key->digest, name)) return 0;
+  int fd = -1;
+  uint64_t size = 0;
+  if (cache_file_open(cache->host->cache_dir, name, &fd, &size) != 0) return 0;
+  close(fd);
+  return size > sizeof(cache_entry_header);
 }
 
 int gpu_disk_cache_enabled(const gpu_disk_cache *cache) {
@@ -88,7 +116,7 @@ int gpu_disk_cache_write(const gpu_disk_cache *cache, const gpu_disk_cache_key *
   char name[CACHE_ENTRY_NAME_SIZE];
   if (!cache_entry_file_name(cache->prefix, key->digest, name)) return 0;
   cache_entry_header header;
-  cache_entry_header_make(&header, key->digest, tag, label, data, size);
+  cache_entry_header_make(&header, key->digest, tag, label, cache->model, data, size);
   int error = cache_file_write(host->cache_dir, name, &header, sizeof header, data, size);
   if (error == 0)
     host->log(host->context, TFLACCEL_LOG_DEBUG, "cache: wrote %s (%u bytes)", name, size);

@@ -22,6 +22,9 @@
 typedef struct gpu_disk_cache {
   const tflaccel_host_services *host;
   const char *prefix; /* file names start with it: the plugin's name */
+  /* Entries written name the model they were built for (token prefix and
+   * file name, `tflaccel cache list`); "" for none. */
+  char model[64];
 } gpu_disk_cache;
 
 typedef struct gpu_disk_cache_key {
@@ -42,6 +45,12 @@ void gpu_disk_cache_key_add(gpu_disk_cache_key_builder *builder, const void *byt
 void gpu_disk_cache_key_add_string(gpu_disk_cache_key_builder *builder, const char *text);
 /* The key so far (builder is left as it was). */
 void gpu_disk_cache_key_end(const gpu_disk_cache_key_builder *builder, gpu_disk_cache_key *key);
+
+/* Sets cache->model from the compile options (token prefix, file name). */
+void gpu_disk_cache_name_model(gpu_disk_cache *cache, const tflaccel_compile_options *options);
+
+/* Whether an entry exists under key (a regular file; not verified). */
+int gpu_disk_cache_has(const gpu_disk_cache *cache, const gpu_disk_cache_key *key);
 
 /* Whether the host gave a cache_dir. */
 int gpu_disk_cache_enabled(const gpu_disk_cache *cache);

@@ -23,7 +23,7 @@ printf 'not an entry' >"$cache/$entry"
 printf 'keep me' >"$cache/notes.txt"
 run cache list
 expect_exit 0
-expect_line "gpu_cl +12 +[0-9-]+ [0-9:]+ +\(unusable: truncated\) +$entry"
+expect_line "gpu_cl +12 +[0-9-]+ [0-9:]+ +- +\(unusable: truncated\) +$entry"
 expect_line "1 entries, 12 bytes in $cache"
 
 run cache clear

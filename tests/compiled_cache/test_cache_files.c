@@ -79,7 +79,7 @@ static unsigned char *make_entry(const unsigned char key[SHA256_DIGEST_SIZE], co
   unsigned char *file = malloc(*size);
   ck_assert_ptr_nonnull(file);
   cache_entry_header header;
-  cache_entry_header_make(&header, key, 7, "test entry", body, body_size);
+  cache_entry_header_make(&header, key, 7, "test entry", "abc model.tflite", body, body_size);
   memcpy(file, &header, sizeof header);
   memcpy(file + sizeof header, body, body_size);
   return file;
@@ -222,7 +222,7 @@ static void write_entry(const char *dir, const char *seed, size_t body_size, tim
   char *body = calloc(1, body_size);
   ck_assert_ptr_nonnull(body);
   cache_entry_header header;
-  cache_entry_header_make(&header, key, 0, seed, body, body_size);
+  cache_entry_header_make(&header, key, 0, seed, NULL, body, body_size);
   ck_assert_int_eq(cache_file_write(dir, name, &header, sizeof header, body, body_size), 0);
   free(body);
   char *path = join(dir, name);
@@ -427,7 +427,7 @@ static int run_writer(const char *dir, const char *name, const unsigned char *ke
     size_t size = (1u << 20) + (size_t)((which * 7919 + round * 104729) % (1 << 20));
     memset(body, (which * 31 + round) & 0xff, size);
     cache_entry_header header;
-    cache_entry_header_make(&header, key, (uint32_t)which, "concurrent", body, size);
+    cache_entry_header_make(&header, key, (uint32_t)which, "concurrent", "0123456789abcdef model.tflite", body, size);
     if (cache_file_write(dir, name, &header, sizeof header, body, size) != 0) return 1;
   }
   free(body);

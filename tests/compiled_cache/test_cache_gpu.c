@@ -1,11 +1,15 @@
 /* The compiled-model cache of CACHE_TEST_ACCELERATOR (gpu_cl, gpu_vk or
  * gpu_gl) on a real model (tests/data's hand_recrop): a cold run fills a
- * private cache (directory 0700, entries 0600) and matches the TFLite
- * references; a warm run gives the same outputs bit for bit. Then one entry
- * at a time is damaged (a flipped body byte: on PoCL such a binary used to
- * crash the driver), truncated, replaced by a valid entry of another key
- * (a stale driver's, or another program's file copied under the name), by
- * a symlink to a valid copy, or by a FIFO: each run must report the entry
+ * private cache (directory 0700, entries 0600) with one entry per
+ * partition the plugin compiled, each naming the model (its token's first
+ * characters and file name), and matches the TFLite references; a warm run
+ * gives the same outputs bit for bit. `tflaccel bench` with an
+ * application's token (--delegate_serialize_token) writes entries of its
+ * own, named by that token. Then one entry at a time is damaged (a flipped
+ * body byte: on PoCL such a binary used to crash the driver), truncated,
+ * swapped for the application token's valid entry, re-keyed as a stale
+ * driver's, replaced by a symlink to a valid copy, or by a FIFO: each run
+ * must report the entry
  * as ignored at INFO, never block, give the same outputs bit for bit, and
  * leave a verified regular entry in its place (the symlink's target
  * untouched). Last, three `tflaccel run` processes started at once on an
@@ -41,6 +45,7 @@ extern char **environ;
 #define SKIP_EXIT_STATUS 77
 #define MODEL_NAME "hand_recrop"
 #define PROCESSES 3
+#define APP_TOKEN "app-token-1"
 
 #define FORMAT_PATH(buffer, ...)                                                       \
   ck_assert_msg(snprintf((buffer), sizeof(buffer), __VA_ARGS__) < (int)sizeof(buffer), \
@@ -82,7 +87,7 @@ static char *run_model(const char *scratch, const char *cache_dir, model_outputs
   ck_assert_int_ge(dup2(file, 2), 0);
   close(file);
   model_compare_session session;
-  model_compare_session_open(&session, NULL, CACHE_TEST_ACCELERATOR, "info", data, MODEL_NAME, 0,
+  model_compare_session_open(&session, NULL, CACHE_TEST_ACCELERATOR, "debug", data, MODEL_NAME, 0,
                              "cache");
   model_compare_session_run(&session, 1, "cache");
   outputs->count = session.output_count;
@@ -149,8 +154,10 @@ static void write_whole(const char *path, const void *bytes, size_t size) {
 }
 
 /* Every entry of the plugin is a private regular file, intact, built for
- * the key its name says; returns how many there are. */
-static uint32_t check_entries(const char *cache_dir) {
+ * the key its name says; returns how many there are, and how many name
+ * the model as model_prefix does (NULL: not counted). */
+static uint32_t check_entries_of(const char *cache_dir, const char *model_prefix,
+                                 uint32_t *of_model) {
   struct stat info;
   ck_assert_int_eq(stat(cache_dir, &info), 0);
   ck_assert_uint_eq(info.st_mode & 077, 0);
@@ -175,13 +182,42 @@ static uint32_t check_entries(const char *cache_dir) {
     sha256_hex(header->key, hex);
     ck_assert_msg(strstr(entries[i].name, hex) != NULL, "%s holds another key's entry",
                   entries[i].name);
+    if (model_prefix != NULL && !strncmp(header->model, model_prefix, strlen(model_prefix)))
+      ++*of_model;
     free(bytes);
   }
   free(entries);
   return mine;
 }
 
-/* The plugin's first entry (by name) and another one if there is one. */
+static uint32_t check_entries(const char *cache_dir) {
+  return check_entries_of(cache_dir, NULL, NULL);
+}
+
+/* What the core names the model by in entries: the first 16 hex digits
+ * of the SHA-256 of its file, and the file's name. */
+static void default_model_label(char *label, size_t size) {
+  char path[4096];
+  FORMAT_PATH(path, "%s/%s.tflite", getenv("TFLACCEL_TEST_DATA"), MODEL_NAME);
+  size_t file_size = 0;
+  void *bytes = read_whole(path, &file_size);
+  unsigned char digest[SHA256_DIGEST_SIZE];
+  sha256_of(bytes, file_size, digest);
+  char hex[SHA256_HEX_SIZE];
+  sha256_hex(digest, hex);
+  snprintf(label, size, "%.16s %s.tflite", hex, MODEL_NAME);
+  free(bytes);
+}
+
+/* How many partitions the log says the plugin got. */
+static uint32_t partitions_in_log(const char *log) {
+  const char *at = strstr(log, "will run on " CACHE_TEST_ACCELERATOR " in ");
+  ck_assert_msg(at != NULL, "the log does not say how the model was partitioned");
+  return (uint32_t)strtoul(at + strlen("will run on " CACHE_TEST_ACCELERATOR " in "), NULL, 10);
+}
+
+/* An entry of the model's own token (first by name) and one of the
+ * application's token, APP_TOKEN. */
 static void pick_entries(const char *cache_dir, char *first, char *second, size_t size) {
   cache_directory_entry *entries = NULL;
   uint32_t count = 0;
@@ -189,28 +225,31 @@ static void pick_entries(const char *cache_dir, char *first, char *second, size_
   first[0] = second[0] = '\0';
   for (uint32_t i = 0; i < count; ++i) {
     if (strcmp(entries[i].owner, CACHE_TEST_ACCELERATOR) != 0) continue;
-    if (first[0] == '\0' || strcmp(entries[i].name, first) < 0) {
-      if (first[0] != '\0') snprintf(second, size, "%s", first);
+    if (!strncmp(entries[i].model, APP_TOKEN, strlen(APP_TOKEN))) {
+      if (second[0] == '\0') snprintf(second, size, "%s", entries[i].name);
+    } else if (first[0] == '\0' || strcmp(entries[i].name, first) < 0) {
       snprintf(first, size, "%s", entries[i].name);
-    } else if (second[0] == '\0') {
-      snprintf(second, size, "%s", entries[i].name);
     }
   }
   free(entries);
   ck_assert_msg(first[0] != '\0', "no %s entry in %s", CACHE_TEST_ACCELERATOR, cache_dir);
+  ck_assert_msg(second[0] != '\0', "no %s entry of token %s in %s", CACHE_TEST_ACCELERATOR,
+                APP_TOKEN, cache_dir);
 }
 
 typedef enum damage {
   FLIP_BODY_BYTE,
   TRUNCATE,
-  OTHER_KEY,
+  SWAPPED,
+  STALE_DRIVER,
   SYMLINK,
   FIFO,
   DAMAGE_COUNT
 } damage;
 
 static const char *const damage_names[DAMAGE_COUNT] = {
-    "a flipped body byte", "truncated", "a valid entry of another key", "a symlink", "a FIFO"};
+    "a flipped body byte", "truncated", "another model's valid entry", "a stale driver's entry",
+    "a symlink", "a FIFO"};
 
 static void apply_damage(damage kind, const char *scratch, const char *cache_dir,
                          const char *name, const char *other, char *symlink_target,
@@ -228,26 +267,26 @@ static void apply_damage(damage kind, const char *scratch, const char *cache_dir
   case TRUNCATE:
     write_whole(path, bytes, sizeof(cache_entry_header) + (size - sizeof(cache_entry_header)) / 2);
     break;
-  case OTHER_KEY: {
-    /* gpu_gl: another program's whole file; else an intact entry made for
-     * another key (what a driver update leaves). */
-    if (other[0] != '\0') {
-      char other_path[4096];
-      FORMAT_PATH(other_path, "%s/%s", cache_dir, other);
-      size_t other_size = 0;
-      void *other_bytes = read_whole(other_path, &other_size);
-      write_whole(path, other_bytes, other_size);
-      free(other_bytes);
-    } else {
-      cache_entry_header header;
-      memcpy(&header, bytes, sizeof header);
-      unsigned char key[SHA256_DIGEST_SIZE];
-      sha256_of("an older driver", 15, key);
-      cache_entry_header_make(&header, key, header.tag, header.label,
-                              bytes + sizeof header, size - sizeof header);
-      memcpy(bytes, &header, sizeof header);
-      write_whole(path, bytes, size);
-    }
+  case SWAPPED: {
+    /* Another model's (token's) whole, valid entry under this name. */
+    char other_path[4096];
+    FORMAT_PATH(other_path, "%s/%s", cache_dir, other);
+    size_t other_size = 0;
+    void *other_bytes = read_whole(other_path, &other_size);
+    write_whole(path, other_bytes, other_size);
+    free(other_bytes);
+    break;
+  }
+  case STALE_DRIVER: {
+    /* An intact entry made for another key: what a driver update leaves. */
+    cache_entry_header header;
+    memcpy(&header, bytes, sizeof header);
+    unsigned char key[SHA256_DIGEST_SIZE];
+    sha256_of("an older driver", 15, key);
+    cache_entry_header_make(&header, key, header.tag, header.label, header.model,
+                            bytes + sizeof header, size - sizeof header);
+    memcpy(bytes, &header, sizeof header);
+    write_whole(path, bytes, size);
     break;
   }
   case SYMLINK:
@@ -264,6 +303,26 @@ static void apply_damage(damage kind, const char *scratch, const char *cache_dir
   default: ck_abort();
   }
   free(bytes);
+}
+
+/* `tflaccel bench` of the model with the application's token APP_TOKEN,
+ * run to its end. */
+static void bench_with_token(const char *cache_dir) {
+  const char *top = getenv("TFLACCEL_TOP_BUILDDIR");
+  ck_assert_ptr_nonnull(top);
+  char tool[4096], model[4096], dir_flag[4096];
+  FORMAT_PATH(tool, "%s/tflaccel", top);
+  FORMAT_PATH(model, "%s/%s.tflite", getenv("TFLACCEL_TEST_DATA"), MODEL_NAME);
+  FORMAT_PATH(dir_flag, "--delegate_serialize_dir=%s", cache_dir);
+  char *argv[] = {tool, "bench", model, "--accelerator", CACHE_TEST_ACCELERATOR ",cpu_ref",
+                  dir_flag, "--delegate_serialize_token=" APP_TOKEN, "--num_runs=1",
+                  "--min_secs=0", "--warmup_runs=0", "--warmup_min_secs=0", NULL};
+  pid_t pid = 0;
+  ck_assert_int_eq(posix_spawn(&pid, tool, NULL, NULL, argv, environ), 0);
+  int status = 0;
+  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+  ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "tflaccel bench: status %d",
+                status);
 }
 
 /* `tflaccel run` of the model into out_dir, started, not waited for. */
@@ -291,16 +350,37 @@ START_TEST(cache_survives_damage_and_sharing) {
 
   model_outputs cold = {0}, outputs = {0};
   char *log = run_model(scratch, cache_dir, &cold);
+  uint32_t partitions = partitions_in_log(log);
+  ck_assert_msg(strstr(log, "cache: wrote ") != NULL, "the cold run wrote no entry");
   free(log);
   check_against_references(&cold);
-  uint32_t entries = check_entries(cache_dir);
-  ck_assert_uint_ge(entries, 1);
+  /* One entry per partition, each naming the model. */
+  char label[128];
+  default_model_label(label, sizeof label);
+  uint32_t of_model = 0;
+  uint32_t entries = check_entries_of(cache_dir, label, &of_model);
+  ck_assert_uint_ge(partitions, 1);
+  ck_assert_uint_eq(entries, partitions);
+  ck_assert_uint_eq(of_model, partitions);
 
   log = run_model(scratch, cache_dir, &outputs);
   ck_assert_msg(strstr(log, "ignored") == NULL, "the warm run ignored an entry");
+  ck_assert_msg(strstr(log, "cache: read ") != NULL, "the warm run read no entry");
+  ck_assert_msg(strstr(log, "cache: wrote ") == NULL, "the warm run wrote an entry again");
   free(log);
   assert_same_outputs(&cold, &outputs, "warm");
   model_outputs_free(&outputs);
+
+  /* The application's token: entries of its own, named by it; a second
+   * run with it adds none. */
+  bench_with_token(cache_dir);
+  of_model = 0;
+  ck_assert_uint_eq(check_entries_of(cache_dir, APP_TOKEN " " MODEL_NAME ".tflite", &of_model),
+                    2 * entries);
+  ck_assert_uint_eq(of_model, entries);
+  bench_with_token(cache_dir);
+  ck_assert_uint_eq(check_entries(cache_dir), 2 * entries);
+  entries *= 2;
 
   for (int kind = 0; kind < DAMAGE_COUNT; ++kind) {
     char name[CACHE_ENTRY_NAME_SIZE], other[CACHE_ENTRY_NAME_SIZE], target[4096] = "";
@@ -350,7 +430,7 @@ START_TEST(cache_survives_damage_and_sharing) {
     assert_same_outputs(&cold, &theirs, "tflaccel run");
     model_outputs_free(&theirs);
   }
-  ck_assert_uint_eq(check_entries(shared), entries);
+  ck_assert_uint_eq(check_entries(shared), partitions);
   model_outputs_free(&cold);
   test_remove_tree(scratch);
   free(scratch);

@@ -59,7 +59,6 @@ typedef struct bench_options {
   int dry_run, verbose;
   input_layer_flags input_layers;
   const char *delegate_serialize_dir, *delegate_serialize_token;
-  char cache_dir[4096];
   const char *output_filepath;
   /* Accepted for scripts; tflaccel behaves this way anyway. */
   int gpu_experimental_enable_quant, gpu_inference_for_sustained_speed;
@@ -119,8 +118,8 @@ static void print_help(void) {
          "  --input_layer_value_files A:FILE,...  raw input bytes ('::' for ':' in a name)\n"
          "  --output_filepath FILE       write the last run's outputs to FILE, raw, in order\n"
          "  --min_nodes_per_partition N  smallest accelerator partition (min_partition_ops)\n"
-         "  --delegate_serialize_dir DIR  program cache directory (cache_dir)\n"
-         "  --delegate_serialize_token T  its subdirectory DIR/T, one per model\n"
+         "  --delegate_serialize_dir DIR  compiled-model cache directory (cache_dir)\n"
+         "  --delegate_serialize_token T  the model's token in it (default: SHA-256 of the model)\n"
          "  --dry_run                    load and compile, but run no op\n"
          "  --verbose                    print every parameter, given or not\n"
          "  --gpu_experimental_enable_quant, --gpu_inference_for_sustained_speed, --gpu_wait_type,\n"
@@ -300,40 +299,19 @@ static int parse_bench_flag(int argc, char **argv, int *index, void *untyped_opt
   return parse_tflite_flag(argc, argv, index, options);
 }
 
-/* --delegate_serialize_dir[/--delegate_serialize_token] as the cache_dir;
- * the token's subdirectory is made when missing. */
+/* TFLite's serialization flags on tflaccel's compiled-model cache:
+ * --delegate_serialize_dir is the cache_dir (made when its parent exists;
+ * an unusable one turns the cache off with a warning, as the ini's does),
+ * --delegate_serialize_token the model token the cache keys the model's
+ * entries by (instead of the SHA-256 of its bytes). */
 static int resolve_cache_dir(bench_options *options) {
   if (options->delegate_serialize_token != NULL && options->delegate_serialize_dir == NULL) {
     fprintf(stderr, COMMAND ": --delegate_serialize_token needs --delegate_serialize_dir\n");
     return 0;
   }
   if (options->delegate_serialize_dir == NULL) return 1;
-  const char *token = options->delegate_serialize_token;
-  if (token == NULL || *token == '\0') {
-    options->compile.cache_dir = options->delegate_serialize_dir;
-    return 1;
-  }
-  if (strchr(token, '/') != NULL || !strcmp(token, ".") || !strcmp(token, "..")) {
-    fprintf(stderr, COMMAND ": --delegate_serialize_token '%s' must be a plain name\n", token);
-    return 0;
-  }
-  int length = snprintf(options->cache_dir, sizeof options->cache_dir, "%s/%s",
-                        options->delegate_serialize_dir, token);
-  if (length < 0 || (size_t)length >= sizeof options->cache_dir) {
-    fprintf(stderr, COMMAND ": --delegate_serialize_dir is too long\n");
-    return 0;
-  }
-  struct stat info;
-  if (stat(options->delegate_serialize_dir, &info) != 0 || !S_ISDIR(info.st_mode)) {
-    fprintf(stderr, COMMAND ": --delegate_serialize_dir '%s' is not a directory\n",
-            options->delegate_serialize_dir);
-    return 0;
-  }
-  if (mkdir(options->cache_dir, 0777) != 0 && errno != EEXIST) {
-    fprintf(stderr, COMMAND ": cannot make %s: %s\n", options->cache_dir, strerror(errno));
-    return 0;
-  }
-  options->compile.cache_dir = options->cache_dir;
+  options->compile.cache_dir = options->delegate_serialize_dir;
+  options->compile.model_token = options->delegate_serialize_token;
   return 1;
 }
 
@@ -477,7 +455,6 @@ static void print_parameters(const bench_options *options) {
     printf("Min nodes per partition: [%d]\n", (int)options->compile.min_partition_ops);
   SHOW_TEXT("Delegate serialize directory", options->delegate_serialize_dir);
   SHOW_TEXT("Delegate serialize token", options->delegate_serialize_token);
-  SHOW_TEXT("Program cache directory", options->compile.cache_dir);
   SHOW_BOOL("Use xnnpack", options->use_xnnpack, options->use_xnnpack >= 0);
   SHOW_BOOL("Force fp16 inference with xnnpack", options->xnnpack_force_fp16,
             options->xnnpack_force_fp16);

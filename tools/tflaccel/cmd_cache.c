@@ -17,7 +17,7 @@ static void usage(FILE *stream) {
   fprintf(stream,
           "usage: tflaccel cache path|list|clear [--config FILE]\n"
           "  path   print the cache directory in use (or 'off')\n"
-          "  list   its entries: owner, content, size, last use\n"
+          "  list   its entries: plugin, size, last use, model (token prefix and file), content\n"
           "  clear  remove every entry\n");
 }
 
@@ -30,7 +30,8 @@ static int list(const char *path) {
     return 1;
   }
   uint64_t total = 0;
-  printf("%-8s %10s  %-19s  %-40s %s\n", "owner", "bytes", "last use", "content", "file");
+  printf("%-8s %10s  %-19s  %-36s %-40s %s\n", "plugin", "bytes", "last use", "model", "content",
+         "file");
   for (uint32_t i = 0; i < count; ++i) {
     const cache_directory_entry *entry = &entries[i];
     char when[32] = "-";
@@ -40,8 +41,8 @@ static int list(const char *path) {
     char content[96];
     if (entry->problem != NULL) snprintf(content, sizeof content, "(unusable: %s)", entry->problem);
     else snprintf(content, sizeof content, "%s", entry->label);
-    printf("%-8s %10llu  %-19s  %-40s %s\n", entry->owner, (unsigned long long)entry->size, when,
-           content, entry->name);
+    printf("%-8s %10llu  %-19s  %-36s %-40s %s\n", entry->owner, (unsigned long long)entry->size,
+           when, entry->model[0] != '\0' ? entry->model : "-", content, entry->name);
     total += entry->size;
   }
   printf("%u entries, %llu bytes in %s\n", count, (unsigned long long)total, path);
