@@ -71,6 +71,7 @@ void vk_pipeline_partition_begin(vk_pipeline_set *set, gpu_disk_cache_key_builde
   void *data = NULL;
   uint32_t size = 0, tag = 0;
   partition->loaded = gpu_disk_cache_read(&partition->disk, &partition->key, &data, &size, &tag);
+  partition->loaded_size = partition->loaded ? size : 0;
   VkResult result = create_cache(set, data, size, &partition->cache);
   if (data != NULL) set->host->free(set->host->context, data);
   if (result != VK_SUCCESS) {
@@ -88,9 +89,13 @@ void vk_pipeline_partition_end(vk_pipeline_set *set, int32_t compiled) {
   if (!partition->active) return;
   VkDevice device = set->context->device;
   size_t size = 0;
+  /* Vulkan does not say whether a pipeline came from the cache: an entry
+   * that was read is written again only when the data grew (pipelines were
+   * added to it); a driver whose cache keeps nothing (lavapipe: the
+   * header alone) is not rewritten on every run. */
   if (compiled && (!partition->loaded || partition->built > 0) &&
       vkGetPipelineCacheData(device, partition->cache, &size, NULL) == VK_SUCCESS && size > 0 &&
-      size <= GPU_DISK_CACHE_MAX_BYTES) {
+      size <= GPU_DISK_CACHE_MAX_BYTES && (!partition->loaded || size != partition->loaded_size)) {
     void *data = set->host->alloc(set->host->context, size, 16);
     if (data != NULL && vkGetPipelineCacheData(device, partition->cache, &size, data) == VK_SUCCESS)
       gpu_disk_cache_write(&partition->disk, &partition->key, "Vulkan pipeline cache", data,

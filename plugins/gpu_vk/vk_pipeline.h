@@ -31,6 +31,7 @@ typedef struct vk_pipeline_partition {
   int32_t active, loaded;
   uint32_t serial; /* numbers the partitions (never 0) */
   uint32_t built;  /* pipelines created through its cache */
+  size_t loaded_size; /* bytes of data the entry gave it */
   VkPipelineCache cache;
   gpu_disk_cache disk;
   gpu_disk_cache_key key;

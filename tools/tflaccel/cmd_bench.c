@@ -71,6 +71,7 @@ typedef struct bench_options {
 typedef struct bench_results {
   double model_size_mb; /* < 0 when the file size is unknown */
   int64_t init_us;
+  int64_t load_us; /* of init: reading and preparing the model */
   run_stats warmup, inference;
   int memory_known;
   process_memory at_start, after_init, at_end;
@@ -670,7 +671,8 @@ static tflaccel_status write_json(const char *path, const bench_options *options
   json_number(out, options->max_secs);
   fputs(", \"warmup_min_secs\": ", out);
   json_number(out, options->warmup_min_secs);
-  fprintf(out, ",\n  \"init_us\": %lld, \"first_us\": ", (long long)results->init_us);
+  fprintf(out, ",\n  \"init_us\": %lld, \"load_us\": %lld, \"first_us\": ",
+          (long long)results->init_us, (long long)results->load_us);
   json_number(out, results->warmup.count ? results->warmup.first : NAN);
   fputs(", \"warmup_avg_us\": ", out);
   json_number(out, run_stats_average(&results->warmup));
@@ -783,6 +785,7 @@ int tflaccel_cmd_bench(int argc, char **argv) {
     report_status(status);
     goto cleanup;
   }
+  results.load_us = bench_clock_microseconds() - init_start;
   if (!cli_compile(COMMAND, &options.compile, model, &environment, &compiled)) goto cleanup;
   status = model_buffers_create(compiled, &buffers);
   if (status == NULL) status = op_placement_collect(compiled, &results.placement);
