@@ -19,11 +19,14 @@ typedef struct cl_backend_device {
   cl_device_context *context;
   cl_program_set programs;
   /* The compiled-model cache's entry of the partition being compiled
-   * (cache_begin .. cache_end): loaded 1 when its binary was used. */
+   * (cache_begin .. cache_end): loaded 1 when its binary was used;
+   * sequence, the partition's dispatches, which write the entry after
+   * their first run (cl_backend.c says why). */
   struct {
     int32_t active, loaded, storage;
     gpu_disk_cache disk;
     gpu_disk_cache_key key;
+    struct gpu_sequence *sequence;
   } entry;
   size_t max_group_size;    /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
   size_t max_item_sizes[3]; /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
