@@ -4,4 +4,5 @@
 # they produced travel with the sources.
 EXTRA_DIST += bench/run-all.sh bench/compare-builds.sh bench/check-references.py \
 	bench/RESULTS.md bench/vs-litert.sh bench/vs_litert.py bench/fidelity-vs-litert.sh \
-	bench/fidelity_vs_litert.py bench/pthreadpool_forkjoin.c bench/device-io.sh
+	bench/fidelity_vs_litert.py bench/pthreadpool_forkjoin.c bench/device-io.sh \
+	bench/cache-cold-warm.sh

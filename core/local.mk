@@ -21,6 +21,8 @@ libtflaccel_core_la_SOURCES = \
 	core/runtime/compiled_model.c \
 	core/runtime/compiled_model.h \
 	core/runtime/environment.c \
+	core/runtime/cache_location.c \
+	core/runtime/cache_location.h \
 	core/runtime/run_profile.c \
 	core/runtime/run_profile.h \
 	core/runtime/graph_info.c \
@@ -49,7 +51,7 @@ libtflaccel_core_la_SOURCES = \
 
 libtflaccel_core_la_CPPFLAGS = $(AM_CPPFLAGS) $(PATH_DEFINES)
 libtflaccel_core_la_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS) $(PTHREAD_CFLAGS)
-libtflaccel_core_la_LIBADD = core/facts/libtflaccel_facts.la $(INIH_LIBS) $(PTHREAD_LIBS)
+libtflaccel_core_la_LIBADD = core/facts/libtflaccel_facts.la core/cache/libtflaccel_cache.la $(INIH_LIBS) $(PTHREAD_LIBS)
 
 libtflaccel_la_SOURCES =
 libtflaccel_la_LIBADD = libtflaccel_core.la
@@ -58,5 +60,6 @@ libtflaccel_la_LDFLAGS = -version-info 0:0:0 -no-undefined \
 	-export-symbols-regex '^tflaccel_'
 
 include $(srcdir)/core/facts/local.mk
+include $(srcdir)/core/cache/local.mk
 include $(srcdir)/core/tflite/local.mk
 include $(srcdir)/core/graph/local.mk

@@ -25,6 +25,7 @@ include $(srcdir)/tests/gpu_gl.mk
 include $(srcdir)/tests/gpu_profile.mk
 include $(srcdir)/tests/model.mk
 include $(srcdir)/tests/partition.mk
+include $(srcdir)/tests/compiled_cache.mk
 
 # Driver caches and per-test scratch directories live in the build tree.
 clean-local:

@@ -27,6 +27,7 @@ tools_libtflaccel_cli_la_SOURCES = \
 	tools/tflaccel/input_generator.c \
 	tools/tflaccel/input_generator.h \
 	tools/tflaccel/cmd_bench.c \
+	tools/tflaccel/cmd_cache.c \
 	tools/tflaccel/cmd_diff.c \
 	tools/tflaccel/stats.c \
 	tools/tflaccel/stats.h \
@@ -81,5 +82,5 @@ tools_libtflaccel_cli_la_SOURCES = \
 	tools/tflaccel/text_lines.h
 tools_libtflaccel_cli_la_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS) $(PNG_CFLAGS) $(JPEG_CFLAGS)
 # The facts library gives half <-> float; the rest goes through the public API.
-tools_libtflaccel_cli_la_LIBADD = core/facts/libtflaccel_facts.la -lm $(PTHREAD_LIBS) \
-	$(PNG_LIBS) $(JPEG_LIBS)
+tools_libtflaccel_cli_la_LIBADD = core/facts/libtflaccel_facts.la core/cache/libtflaccel_cache.la \
+	-lm $(PTHREAD_LIBS) $(PNG_LIBS) $(JPEG_LIBS)

@@ -137,15 +137,16 @@ static int handle_global(parse_state *state, const char *key, const char *value)
   } else if (!strcmp(key, "plugin_dir")) {
     if (!replace_string(&config->plugin_dir, value)) return fail(state, "out of memory");
   } else if (!strcmp(key, "cache_dir")) {
-    /* Plugins are promised an existing, writable directory (accelerator.h). */
-    struct stat info;
-    if (stat(value, &info) != 0)
-      return fail(state, "cache_dir '%s' is not a writable directory: %s", value, strerror(errno));
-    if (!S_ISDIR(info.st_mode))
-      return fail(state, "cache_dir '%s' is not a writable directory: not a directory", value);
-    if (access(value, W_OK | X_OK) != 0)
-      return fail(state, "cache_dir '%s' is not a writable directory: %s", value, strerror(errno));
+    /* Checked (made, private) when the environment starts: a bad cache
+     * directory turns the cache off with a warning, never fails the run. */
     if (!replace_string(&config->cache_dir, value)) return fail(state, "out of memory");
+  } else if (!strcmp(key, "cache")) {
+    if (!strcasecmp(value, "on")) config->cache_enabled = 1;
+    else if (!strcasecmp(value, "off")) config->cache_enabled = 0;
+    else return fail(state, "cache must be on or off, not '%s'", value);
+  } else if (!strcmp(key, "cache_max_mb")) {
+    if (!parse_int(value, 1, 1 << 20, &config->cache_max_mb))
+      return fail(state, "cache_max_mb must be a whole number from 1 to 1048576, not '%s'", value);
   } else if (!strcmp(key, "transfer_us_per_mib")) {
     if (!parse_double(value, &config->cost.transfer_us_per_mib))
       return fail(state, "transfer_us_per_mib must be a number >= 0, not '%s'", value);
@@ -287,6 +288,8 @@ static tflaccel_config *config_new(void) {
   if (config == NULL) return NULL;
   config->precision = 0;
   config->thread_count = 1;
+  config->cache_enabled = 1;
+  config->cache_max_mb = 256;
   config->max_delegated_partitions = 0;
   config->min_partition_ops = 1;
   config->require_full_delegation = 0;

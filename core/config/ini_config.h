@@ -41,7 +41,9 @@ typedef struct tflaccel_config {
   int32_t min_partition_ops;
   int32_t require_full_delegation;
   char *plugin_dir;    /* overrides the compiled-in plugin directory, or NULL */
-  char *cache_dir;     /* program caches, or NULL */
+  char *cache_dir;     /* compiled-model cache: as written, then as resolved (NULL: off) */
+  int32_t cache_enabled; /* cache = on|off (default on) */
+  int32_t cache_max_mb;  /* the cache's size limit (default 256) */
   config_cost_model cost;
   config_plugin *plugins;
   uint32_t plugin_count;

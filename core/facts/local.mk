@@ -18,4 +18,6 @@ core_facts_libtflaccel_facts_la_SOURCES = \
 	core/facts/half.c \
 	core/facts/half.h \
 	core/facts/op_names.c \
-	core/facts/op_names.h
+	core/facts/op_names.h \
+	core/facts/sha256.c \
+	core/facts/sha256.h

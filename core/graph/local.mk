@@ -11,6 +11,7 @@ libtflaccel_core_la_SOURCES += \
 	core/graph/model.h \
 	core/graph/model_api.c \
 	core/graph/model_internal.h \
+	core/graph/model_token.c \
 	core/graph/prepared_api.c \
 	core/graph/prepared_graph.c \
 	core/graph/prepared_graph.h \

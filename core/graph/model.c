@@ -64,6 +64,7 @@ static tflaccel_status create(const uint8_t *bytes, size_t size, model_storage s
   model->size = size;
   model->storage = storage;
   pool_init(&model->pool);
+  pthread_mutex_init(&model->token_lock, NULL);
   tflaccel_status status = prepare(model);
   if (status) {
     tflaccel_model_destroy(model);
@@ -77,6 +78,8 @@ void tflaccel_model_destroy(tflaccel_model *model) {
   if (model == NULL) return;
   pool_release(&model->pool);
   release_bytes(model->bytes, model->size, model->storage);
+  pthread_mutex_destroy(&model->token_lock);
+  free(model->file_name);
   free(model);
 }
 
@@ -150,6 +153,15 @@ tflaccel_status tflaccel_model_load_file(const char *path, tflaccel_model **mode
   close(fd);
   if (status) return status;
   status = create(bytes, size, storage, model);
+  if (status == NULL) {
+    const char *slash = strrchr(path, '/');
+    (*model)->file_name = strdup(slash != NULL ? slash + 1 : path);
+    if ((*model)->file_name == NULL) {
+      tflaccel_model_destroy(*model);
+      *model = NULL;
+      status = tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "out of memory loading a model");
+    }
+  }
   return tflaccel_status_annotate(status, "%s", path);
 }
 

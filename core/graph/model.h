@@ -25,4 +25,12 @@ int32_t model_tensor_producer(const tflaccel_model *model, uint32_t tensor);
 const uint32_t *model_tensor_consumers(const tflaccel_model *model, uint32_t tensor,
                                        uint32_t *count);
 
+/* The model's token for the compiled-model cache: the SHA-256 of its
+ * bytes in hex, computed on the first call (only when a cache is on), then
+ * kept; safe from any thread. */
+const char *model_token(const tflaccel_model *model);
+/* The last component of the file it was loaded from ("" when loaded from
+ * memory): what `tflaccel cache list` shows beside the token. */
+const char *model_file_name(const tflaccel_model *model);
+
 #endif

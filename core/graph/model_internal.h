@@ -4,8 +4,10 @@
 #ifndef TFLACCEL_CORE_GRAPH_MODEL_INTERNAL_H
 #define TFLACCEL_CORE_GRAPH_MODEL_INTERNAL_H
 
+#include <pthread.h>
 #include <stdint.h>
 
+#include "core/facts/sha256.h"
 #include "core/memory/allocation_pool.h"
 #include "core/tflite/stored_model.h"
 #include "tflaccel/accelerator.h"
@@ -57,6 +59,11 @@ struct tflaccel_model {
   prepared_graph prepared;
   uint64_t weight_bytes;
   uint64_t peak_activation_bytes;
+
+  /* model_token(): "" until first asked for (only when a cache is on). */
+  pthread_mutex_t token_lock;
+  char token[SHA256_HEX_SIZE];
+  char *file_name; /* the loaded file's last path component, or NULL */
 };
 
 #endif

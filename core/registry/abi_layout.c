@@ -38,7 +38,8 @@ _Static_assert(offsetof(tflaccel_partition_desc, outputs) == 40, "tflaccel_parti
 _Static_assert(sizeof(tflaccel_partition_desc) == 48, "tflaccel_partition_desc changed size: append only, and bump TFLACCEL_ABI_MINOR");
 _Static_assert(offsetof(tflaccel_compile_options, precision) == 4, "tflaccel_compile_options.precision moved");
 _Static_assert(offsetof(tflaccel_compile_options, model_token) == 16, "tflaccel_compile_options.model_token moved");
-_Static_assert(sizeof(tflaccel_compile_options) == 24, "tflaccel_compile_options changed size: append only, and bump TFLACCEL_ABI_MINOR");
+_Static_assert(offsetof(tflaccel_compile_options, model_name) == 24, "tflaccel_compile_options.model_name moved");
+_Static_assert(sizeof(tflaccel_compile_options) == 32, "tflaccel_compile_options changed size: append only, and bump TFLACCEL_ABI_MINOR");
 _Static_assert(offsetof(tflaccel_op_support, level) == 4, "tflaccel_op_support.level moved");
 _Static_assert(offsetof(tflaccel_op_support, reason) == 12, "tflaccel_op_support.reason moved");
 _Static_assert(sizeof(tflaccel_op_support) == 268, "tflaccel_op_support changed size: append only, and bump TFLACCEL_ABI_MINOR");

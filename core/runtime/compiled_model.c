@@ -376,6 +376,24 @@ tflaccel_status tflaccel_compiled_model_create(tflaccel_environment *environment
   compiled->compile_options.precision = pick_int(options->precision, -1, config->precision);
   compiled->compile_options.thread_count = pick_int(options->thread_count, 0, config->thread_count);
   compiled->compile_options.model_token = NULL;
+  compiled->compile_options.model_name = NULL;
+  /* The compiled-model cache keys each partition's entry by the model: the
+   * application's own token, else the SHA-256 of the model's bytes
+   * (computed once per model, and only when a cache is on). */
+  if (config->cache_dir != NULL) {
+    const char *token =
+        TFLACCEL_HAS_FIELD(tflaccel_compilation_options, options, model_token) &&
+                options->model_token != NULL && options->model_token[0] != '\0'
+            ? options->model_token
+            : model_token(model);
+    compiled->model_token = strdup(token);
+    if (compiled->model_token == NULL) {
+      free(compiled);
+      return tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "compile: out of memory");
+    }
+    compiled->compile_options.model_token = compiled->model_token;
+    compiled->compile_options.model_name = model_file_name(model);
+  }
 
   tflaccel_status status = NULL;
   if (compiled->compile_options.precision != TFLACCEL_PRECISION_FP32 &&
@@ -516,6 +534,7 @@ void tflaccel_compiled_model_destroy(tflaccel_compiled_model *compiled) {
   free(compiled->candidate_plugins);
   free(compiled->tensor_offset);
   free(compiled->arena);
+  free(compiled->model_token);
   free(compiled);
 }
 

@@ -50,6 +50,7 @@ struct tflaccel_compiled_model {
   uint64_t arena_size;
   uint64_t *tensor_offset;      /* per tensor: offset in the arena, UINT64_MAX if none */
   tflaccel_compile_options compile_options;
+  char *model_token; /* compile_options.model_token's bytes (NULL: cache off) */
   /* Per partition, the latest profiled run's wall time (run_profile.c);
    * NULL while profiling is off. */
   double *partition_run_us;

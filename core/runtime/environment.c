@@ -8,6 +8,7 @@
 
 #include "core/config/plugin_dropins.h"
 #include "core/log/log.h"
+#include "core/runtime/cache_location.h"
 #include "core/runtime/environment.h"
 #include "core/util/env.h"
 
@@ -77,6 +78,7 @@ tflaccel_status tflaccel_environment_create(const tflaccel_environment_options *
       options->profile_kernels)
     status = config_set_plugin_option(environment->config, "profile", "1",
                                       "profile_kernels option");
+  if (status == NULL) status = cache_location_resolve(environment->config, log_level);
   if (status == NULL)
     status = registry_create(environment->config, log_level, &environment->registry);
 
@@ -134,6 +136,10 @@ void tflaccel_environment_destroy(tflaccel_environment *environment) {
 
 const char *tflaccel_environment_config_path(const tflaccel_environment *environment) {
   return environment ? environment->config->path : NULL;
+}
+
+const char *tflaccel_environment_cache_dir(const tflaccel_environment *environment) {
+  return environment ? environment->config->cache_dir : NULL;
 }
 
 const char *tflaccel_environment_selection(const tflaccel_environment *environment) {

@@ -197,7 +197,13 @@ typedef struct tflaccel_compile_options {
   uint32_t struct_size;
   int32_t precision;        /* tflaccel_precision */
   int32_t thread_count;     /* CPU threads a plugin may use; >= 1 */
-  const char *model_token;  /* identifies the model for program caches, or NULL */
+  /* Identifies the model for the compiled-model cache (the application's
+   * token, else the SHA-256 of the model's bytes in hex); NULL when the
+   * cache is off (host_services.cache_dir NULL). */
+  const char *model_token;
+  /* Appended in ABI 1.1: the model's file name ("" when loaded from
+   * memory; NULL when the cache is off), for `tflaccel cache list`. */
+  const char *model_name;
 } tflaccel_compile_options;
 
 /* ------------------------------------------------------------------------ */

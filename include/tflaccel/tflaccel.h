@@ -53,8 +53,9 @@ typedef struct tflaccel_environment_options {
   const char *accelerators;
   /* "debug", "info", "warning" or "error"; NULL takes $TFLACCEL_LOG. */
   const char *log_level;
-  /* Overrides the config's cache_dir (an existing, writable directory where
-   * plugins keep compiled programs); NULL keeps the config's. */
+  /* Overrides the config's cache_dir, the compiled-model cache's directory
+   * (made when its parent exists; one not private to this user turns the
+   * cache off with a warning); NULL keeps the config's. */
   const char *cache_dir;
   /* 1: accelerators that can time their kernels do (every plugin's option
    * profile = 1, whatever the config says), so that
@@ -72,6 +73,9 @@ void tflaccel_environment_destroy(tflaccel_environment *environment);
 
 /* The config file that was read, or NULL when none was found. */
 const char *tflaccel_environment_config_path(const tflaccel_environment *environment);
+/* The compiled-model cache's directory in use, or NULL when the cache is off
+ * (README, "The compiled-model cache"). */
+const char *tflaccel_environment_cache_dir(const tflaccel_environment *environment);
 
 typedef struct tflaccel_plugin_info {
   uint32_t struct_size;
@@ -216,6 +220,12 @@ typedef struct tflaccel_compilation_options {
    * each op; runs get slower. 0 (default): consecutive fallback ops share
    * a partition. */
   int32_t split_fallback_ops;
+  /* The application's token for this model in the compiled-model cache
+   * (as LiteRT's serialization model token): any text that changes when
+   * the model does. NULL or "": the SHA-256 of the model's bytes, computed
+   * once per model when the cache is on. The plugins key each partition's
+   * entry by it and by everything else that decides the entry. */
+  const char *model_token;
 } tflaccel_compilation_options;
 
 /* Fills options with "use the defaults" values. */

@@ -7,6 +7,8 @@
 #include "plugins/gpu_cl/cl_backend.h"
 #include "plugins/gpu_cl/cl_buffer.h"
 #include "plugins/gpu_cl/cl_error.h"
+#include "plugins/gpu_cl/cl_kernel_sources.h"
+#include "plugins/gpu_cl/cl_program_cache.h"
 #include "plugins/gpu_common/gpu_kernel_catalog.h"
 #include "plugins/gpu_common/gpu_profile.h"
 #include "plugins/gpu_common/gpu_work_group.h"
@@ -132,6 +134,12 @@ typedef struct cl_step {
 } cl_step;
 
 struct gpu_sequence {
+  /* The partition's cache entry, to write after the first run (1 active). */
+  struct {
+    int32_t active, storage;
+    gpu_disk_cache disk;
+    gpu_disk_cache_key key;
+  } pending_entry;
   uint32_t count;
   cl_step steps[]; /* count of them */
 };
@@ -162,7 +170,9 @@ static tflaccel_status sequence_create(void *device, const gpu_step *steps, uint
       fitted->total[d] = ((size_t)step->global[d] + group[d] - 1) / group[d] * group[d];
     }
   }
+  memset(&created->pending_entry, 0, sizeof created->pending_entry);
   created->count = count;
+  if (self->entry.active) self->entry.sequence = created;
   *sequence = created;
   return NULL;
 }
@@ -231,7 +241,14 @@ static tflaccel_status sequence_run(void *device, gpu_sequence *sequence, int32_
       return status;
     }
   }
-  return finish(self);
+  tflaccel_status status = finish(self);
+  if (status == NULL && sequence->pending_entry.active) {
+    cl_program program = self->programs.programs[sequence->pending_entry.storage];
+    if (program != NULL)
+      cl_program_cache_store(&sequence->pending_entry.disk, &sequence->pending_entry.key, program);
+    sequence->pending_entry.active = 0;
+  }
+  return status;
 }
 
 static tflaccel_status profile_read(void *device, double *microseconds, uint32_t capacity,
@@ -239,6 +256,57 @@ static tflaccel_status profile_read(void *device, double *microseconds, uint32_t
   const cl_backend_device *self = self_of(device);
   gpu_profile_copy_times(self->times_us, self->time_count, microseconds, capacity, count);
   return NULL;
+}
+
+/* The partition's entry: its program binary, when the device has not built
+ * that storage mode's program yet (a device builds each once). */
+static void cache_begin(void *device, gpu_disk_cache_key_builder *builder, int32_t storage,
+                        const tflaccel_compile_options *options) {
+  cl_backend_device *self = self_of(device);
+  if (storage < 0 || storage >= GPU_STORAGE_MODE_COUNT) return;
+  const char *build_options = cl_program_build_options(storage);
+  cl_program_cache_add_device(self->context, build_options, gpu_cl_kernel_sources,
+                              gpu_cl_kernel_sources_count, builder);
+  memset(&self->entry, 0, sizeof self->entry);
+  self->entry.disk = (gpu_disk_cache){.host = self->host, .prefix = "gpu_cl"};
+  gpu_disk_cache_name_model(&self->entry.disk, options);
+  gpu_disk_cache_key_end(builder, &self->entry.key);
+  self->entry.active = 1;
+  self->entry.storage = storage;
+  if (self->programs.programs[storage] != NULL) {
+    /* Built already in this process: the entry is written if missing. */
+    self->entry.loaded = gpu_disk_cache_has(&self->entry.disk, &self->entry.key);
+    return;
+  }
+  cl_program cached =
+      cl_program_cache_load(&self->entry.disk, self->context, build_options, &self->entry.key);
+  if (cached != NULL) {
+    self->programs.programs[storage] = cached;
+    self->entry.loaded = 1;
+  }
+}
+
+/* The entry is written after the partition's first run, not now: PoCL
+ * compiles each kernel's work-group function when it is first enqueued,
+ * and a program binary taken after that holds them (its binary format
+ * carries the program's kernel cache), so the next process skips that
+ * compile too. */
+static void cache_end(void *device, int32_t compiled) {
+  cl_backend_device *self = self_of(device);
+  if (!self->entry.active) return;
+  cl_program program = self->programs.programs[self->entry.storage];
+  if (compiled && !self->entry.loaded && program != NULL) {
+    gpu_sequence *sequence = self->entry.sequence;
+    if (sequence != NULL) {
+      sequence->pending_entry.active = 1;
+      sequence->pending_entry.storage = self->entry.storage;
+      sequence->pending_entry.disk = self->entry.disk;
+      sequence->pending_entry.key = self->entry.key;
+    } else {
+      cl_program_cache_store(&self->entry.disk, &self->entry.key, program);
+    }
+  }
+  memset(&self->entry, 0, sizeof self->entry);
 }
 
 static const gpu_backend_ops cl_backend_ops = {
@@ -253,6 +321,8 @@ static const gpu_backend_ops cl_backend_ops = {
     .sequence_destroy = sequence_destroy,
     .sequence_run = sequence_run,
     .profile_read = profile_read,
+    .cache_begin = cache_begin,
+    .cache_end = cache_end,
 };
 
 tflaccel_status cl_backend_init(const tflaccel_host_services *host, cl_device_context *context,

@@ -10,6 +10,7 @@
 
 #include "plugins/gpu_cl/cl_context.h"
 #include "plugins/gpu_cl/cl_program.h"
+#include "plugins/gpu_common/gpu_disk_cache.h"
 #include "plugins/gpu_common/gpu_backend.h"
 #include "tflaccel/accelerator.h"
 
@@ -17,6 +18,16 @@ typedef struct cl_backend_device {
   const tflaccel_host_services *host;
   cl_device_context *context;
   cl_program_set programs;
+  /* The compiled-model cache's entry of the partition being compiled
+   * (cache_begin .. cache_end): loaded 1 when its binary was used;
+   * sequence, the partition's dispatches, which write the entry after
+   * their first run (cl_backend.c says why). */
+  struct {
+    int32_t active, loaded, storage;
+    gpu_disk_cache disk;
+    gpu_disk_cache_key key;
+    struct gpu_sequence *sequence;
+  } entry;
   size_t max_group_size;    /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
   size_t max_item_sizes[3]; /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
   /* Profiling only: the events of the dispatches the current run queued,

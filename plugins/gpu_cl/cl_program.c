@@ -7,12 +7,11 @@
 #include "plugins/gpu_cl/cl_error.h"
 #include "plugins/gpu_cl/cl_kernel_sources.h"
 #include "plugins/gpu_cl/cl_program.h"
-#include "plugins/gpu_cl/cl_program_cache.h"
 
 /* How much of a build log a status message carries. */
 #define BUILD_LOG_EXCERPT 1500
 
-static const char *build_options(int32_t storage) {
+const char *cl_program_build_options(int32_t storage) {
   switch (storage) {
     case GPU_STORAGE_HALF: return "-cl-std=CL1.2 -DGPU_HALF_STORAGE";
     case GPU_STORAGE_HALF_MATH: return "-cl-std=CL1.2 -DGPU_HALF_MATH";
@@ -63,16 +62,7 @@ tflaccel_status cl_program_get(const tflaccel_host_services *host, const cl_devi
     *program = set->programs[storage];
     return NULL;
   }
-  const char *options = build_options(storage);
-  uint64_t key = cl_program_cache_key(context, options,
-                                      gpu_cl_kernel_sources,
-                                      gpu_cl_kernel_sources_count);
-  cl_program cached = cl_program_cache_load(host, context, options, key);
-  if (cached != NULL) {
-    set->programs[storage] = cached;
-    *program = cached;
-    return NULL;
-  }
+  const char *options = cl_program_build_options(storage);
   cl_int error = CL_SUCCESS;
   cl_program built = clCreateProgramWithSource(context->context, gpu_cl_kernel_sources_count,
                                                (const char **)gpu_cl_kernel_sources, NULL, &error);
@@ -85,7 +75,6 @@ tflaccel_status cl_program_get(const tflaccel_host_services *host, const cl_devi
     clReleaseProgram(built);
     return status;
   }
-  cl_program_cache_store(host, key, built);
   set->programs[storage] = built;
   *program = built;
   return NULL;

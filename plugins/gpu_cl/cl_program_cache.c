@@ -6,13 +6,9 @@
 #include "plugins/gpu_cl/cl_program_cache.h"
 #include "plugins/gpu_common/gpu_disk_cache.h"
 
-static gpu_disk_cache disk_of(const tflaccel_host_services *host) {
-  return (gpu_disk_cache){.host = host, .prefix = "gpu_cl"};
-}
-
-/* seed extended with a string the device or its platform reports. */
-static uint64_t hash_info(uint64_t seed, const cl_device_context *context, cl_device_info name,
-                          int of_platform) {
+/* Adds a string the device or its platform reports. */
+static void add_info(gpu_disk_cache_key_builder *key, const cl_device_context *context,
+                     cl_device_info name, int of_platform) {
   char text[512] = "";
   if (of_platform) {
     cl_platform_id platform = NULL;
@@ -22,29 +18,28 @@ static uint64_t hash_info(uint64_t seed, const cl_device_context *context, cl_de
   } else {
     clGetDeviceInfo(context->device, name, sizeof text - 1, text, NULL);
   }
-  return gpu_disk_cache_hash_string(seed, text);
+  gpu_disk_cache_key_add_string(key, text);
 }
 
-uint64_t cl_program_cache_key(const cl_device_context *context, const char *options,
-                              const char *const *sources, uint32_t count) {
-  uint64_t key = GPU_DISK_CACHE_SEED;
-  key = hash_info(key, context, CL_PLATFORM_NAME, 1);
-  key = hash_info(key, context, CL_PLATFORM_VERSION, 1);
-  key = hash_info(key, context, CL_DEVICE_NAME, 0);
-  key = hash_info(key, context, CL_DEVICE_VERSION, 0);
-  key = hash_info(key, context, CL_DRIVER_VERSION, 0);
-  key = gpu_disk_cache_hash_string(key, options);
-  for (uint32_t i = 0; i < count; ++i) key = gpu_disk_cache_hash_string(key, sources[i]);
-  return key;
+void cl_program_cache_add_device(const cl_device_context *context, const char *options,
+                                 const char *const *sources, uint32_t count,
+                                 gpu_disk_cache_key_builder *builder) {
+  gpu_disk_cache_key_add_string(builder, "gpu_cl program binary");
+  add_info(builder, context, CL_PLATFORM_NAME, 1);
+  add_info(builder, context, CL_PLATFORM_VERSION, 1);
+  add_info(builder, context, CL_DEVICE_NAME, 0);
+  add_info(builder, context, CL_DEVICE_VERSION, 0);
+  add_info(builder, context, CL_DRIVER_VERSION, 0);
+  gpu_disk_cache_key_add_string(builder, options);
+  for (uint32_t i = 0; i < count; ++i) gpu_disk_cache_key_add_string(builder, sources[i]);
 }
 
-cl_program cl_program_cache_load(const tflaccel_host_services *host,
-                                 const cl_device_context *context, const char *options,
-                                 uint64_t key) {
-  gpu_disk_cache disk = disk_of(host);
+cl_program cl_program_cache_load(const gpu_disk_cache *disk, const cl_device_context *context,
+                                 const char *options, const gpu_disk_cache_key *key) {
+  const tflaccel_host_services *host = disk->host;
   void *binary = NULL;
   uint32_t size = 0, tag = 0;
-  if (!gpu_disk_cache_read(&disk, key, &binary, &size, &tag)) return NULL;
+  if (!gpu_disk_cache_read(disk, key, &binary, &size, &tag)) return NULL;
   size_t length = size;
   const unsigned char *bytes = binary;
   cl_int binary_status = CL_SUCCESS, error = CL_SUCCESS;
@@ -59,14 +54,16 @@ cl_program cl_program_cache_load(const tflaccel_host_services *host,
     program = NULL;
   }
   host->free(host->context, binary);
-  host->log(host->context, TFLACCEL_LOG_DEBUG, "program cache: %016llx %s",
-            (unsigned long long)key, program != NULL ? "loaded" : "refused by the driver");
+  host->log(host->context, program != NULL ? TFLACCEL_LOG_DEBUG : TFLACCEL_LOG_INFO,
+            "program cache: the verified binary was %s",
+            program != NULL ? "loaded" : "refused by the driver; building from source");
   return program;
 }
 
-void cl_program_cache_store(const tflaccel_host_services *host, uint64_t key, cl_program program) {
-  gpu_disk_cache disk = disk_of(host);
-  if (!gpu_disk_cache_enabled(&disk)) return;
+void cl_program_cache_store(const gpu_disk_cache *disk, const gpu_disk_cache_key *key,
+                            cl_program program) {
+  const tflaccel_host_services *host = disk->host;
+  if (!gpu_disk_cache_enabled(disk)) return;
   size_t size = 0;
   if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS ||
       size == 0 || size > GPU_DISK_CACHE_MAX_BYTES)
@@ -74,6 +71,7 @@ void cl_program_cache_store(const tflaccel_host_services *host, uint64_t key, cl
   unsigned char *binary = host->alloc(host->context, size, 16);
   if (binary == NULL) return;
   if (clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL) == CL_SUCCESS)
-    gpu_disk_cache_write(&disk, key, binary, (uint32_t)size, 0);
+    gpu_disk_cache_write(disk, key, "OpenCL program binary", binary,
+                         (uint32_t)size, 0);
   host->free(host->context, binary);
 }

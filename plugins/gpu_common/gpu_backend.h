@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "plugins/gpu_common/gpu_disk_cache.h"
 #include "plugins/gpu_common/gpu_program.h"
 #include "tflaccel/accelerator.h"
 
@@ -111,6 +112,17 @@ typedef struct gpu_backend_ops {
    * previous one, so the barrier before it counts with it. */
   tflaccel_status (*profile_read)(void *device, double *microseconds, uint32_t capacity,
                                   uint32_t *count);
+
+  /* Optional (NULL: no compiled-model cache): the partition being compiled
+   * has an entry (gpu_partition_cache.h). cache_begin comes before its
+   * kernels are made: the backend adds its device and driver to key,
+   * reads and verifies the entry, and makes the partition's kernels from
+   * it until cache_end. cache_end comes after sequence_create (or a
+   * failure: compiled 0): the backend writes the entry when it was
+   * missing, unusable or incomplete, and forgets it. */
+  void (*cache_begin)(void *device, gpu_disk_cache_key_builder *key, int32_t storage,
+                      const tflaccel_compile_options *options);
+  void (*cache_end)(void *device, int32_t compiled);
 } gpu_backend_ops;
 
 /* A device as the GPU layer sees it: the API's calls, its device, and what

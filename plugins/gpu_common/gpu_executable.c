@@ -8,6 +8,7 @@
 #include "plugins/gpu_common/gpu_executable.h"
 #include "plugins/gpu_common/gpu_hazard.h"
 #include "plugins/gpu_common/gpu_lowering.h"
+#include "plugins/gpu_common/gpu_partition_cache.h"
 #include "plugins/gpu_common/gpu_profile.h"
 
 /* Kernel argument slots (gpu_backend.h). */
@@ -27,6 +28,13 @@ struct gpu_executable {
   gpu_profile *profile; /* NULL unless the backend times dispatches */
   uint32_t op_count;    /* of the partition, for the profile's heading */
 };
+
+/* Milliseconds since start. */
+static double gpu_elapsed_ms(const struct timespec *start) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (double)(now.tv_sec - start->tv_sec) * 1e3 + (double)(now.tv_nsec - start->tv_nsec) / 1e6;
+}
 
 uint32_t gpu_executable_dispatch_count(const gpu_executable *executable) {
   return executable->program.dispatch_count;
@@ -156,6 +164,8 @@ tflaccel_status gpu_executable_create(const gpu_backend *backend, const tflaccel
                                       gpu_executable **executable) {
   const tflaccel_host_services *host = backend->host;
   *executable = NULL;
+  struct timespec start;
+  clock_gettime(CLOCK_MONOTONIC, &start);
   gpu_executable *created = host->alloc(host->context, sizeof *created, _Alignof(gpu_executable));
   if (created == NULL)
     return host->status_make(TFLACCEL_OUT_OF_MEMORY, "%s: out of memory (executable)",
@@ -184,6 +194,7 @@ tflaccel_status gpu_executable_create(const gpu_backend *backend, const tflaccel
       memset(created->bound_offset, 0, bindings * sizeof *created->bound_offset);
     }
   }
+  double lowered_ms = gpu_elapsed_ms(&start);
   if (status == NULL) status = create_buffer(backend, program->arena_size, NULL, &created->arena);
   if (status == NULL)
     status =
@@ -192,8 +203,17 @@ tflaccel_status gpu_executable_create(const gpu_backend *backend, const tflaccel
    * own bytes (kernel_set_range) changes its offset parameter. */
   uint64_t params_size = (uint64_t)program->dispatch_count * GPU_PARAMS_PER_DISPATCH * 4;
   if (status == NULL) status = create_buffer(backend, params_size, NULL, &created->params);
+  double uploaded_ms = gpu_elapsed_ms(&start);
+  /* The compiled-model cache's entry of this partition, when there is one:
+   * the kernels and their pipelines come from it. */
+  gpu_disk_cache_key_builder key;
+  int cached = status == NULL && backend->ops->cache_begin != NULL &&
+               gpu_partition_cache_key_begin(backend, partition, options, program->storage, &key);
+  if (cached) backend->ops->cache_begin(backend->device, &key, program->storage, options);
   if (status == NULL) status = create_kernels(created);
   if (status == NULL) status = create_sequence(created);
+  if (cached) backend->ops->cache_end(backend->device, status == NULL);
+  double kernels_ms = gpu_elapsed_ms(&start);
   if (status == NULL && params_size > 0)
     status =
         backend->ops->buffer_upload(backend->device, created->params, program->params, params_size);
@@ -210,6 +230,12 @@ tflaccel_status gpu_executable_create(const gpu_backend *backend, const tflaccel
             : program->storage == GPU_STORAGE_HALF  ? "fp16 storage"
                                                     : "fp16",
             (unsigned long long)program->arena_size, (unsigned long long)program->constants_size);
+  /* Where a compile's time goes (bench/RESULTS.md, the cache's figures). */
+  host->log(host->context, TFLACCEL_LOG_DEBUG,
+            "compile time: lowering and constant packing %.1f ms, buffers and constant upload "
+            "%.1f ms, kernels and pipelines %.1f ms%s",
+            lowered_ms, uploaded_ms - lowered_ms, kernels_ms - uploaded_ms,
+            cached ? " (with the cache's entry)" : "");
   for (uint32_t i = 0; i < program->dispatch_count; ++i) {
     const gpu_dispatch *dispatch = &program->dispatches[i];
     const int32_t *params = gpu_program_params(program, i);

@@ -12,6 +12,8 @@ plugins_libgpu_common_la_SOURCES = \
 	plugins/gpu_common/gpu_buffer_range.h \
 	plugins/gpu_common/gpu_disk_cache.c \
 	plugins/gpu_common/gpu_disk_cache.h \
+	plugins/gpu_common/gpu_partition_cache.c \
+	plugins/gpu_common/gpu_partition_cache.h \
 	plugins/gpu_common/gpu_emit.c \
 	plugins/gpu_common/gpu_emit.h \
 	plugins/gpu_common/gpu_emit_conv.c \
@@ -69,4 +71,4 @@ plugins_libgpu_common_la_SOURCES = \
 plugins_libgpu_common_la_CFLAGS = $(PLUGIN_C_FLAGS)
 # The one part of the core a plugin links: the facts library (op and dtype
 # names, half conversion, window geometry, axes).
-plugins_libgpu_common_la_LIBADD = core/facts/libtflaccel_facts.la
+plugins_libgpu_common_la_LIBADD = core/facts/libtflaccel_facts.la core/cache/libtflaccel_cache.la

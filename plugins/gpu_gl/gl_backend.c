@@ -303,6 +303,17 @@ static tflaccel_status profile_read(void *device, double *microseconds, uint32_t
   return NULL;
 }
 
+/* The partition's entry in the compiled-model cache (gl_program.h). */
+static void cache_begin(void *device, gpu_disk_cache_key_builder *key, int32_t storage,
+                        const tflaccel_compile_options *options) {
+  (void)storage; /* in each program's record */
+  gl_program_partition_begin(&self_of(device)->programs, key, options);
+}
+
+static void cache_end(void *device, int32_t compiled) {
+  gl_program_partition_end(&self_of(device)->programs, compiled);
+}
+
 static const gpu_backend_ops gl_backend_ops = {
     .buffer_create = buffer_create,
     .buffer_destroy = buffer_destroy,
@@ -315,6 +326,8 @@ static const gpu_backend_ops gl_backend_ops = {
     .sequence_destroy = sequence_destroy,
     .sequence_run = sequence_run,
     .profile_read = profile_read,
+    .cache_begin = cache_begin,
+    .cache_end = cache_end,
 };
 
 tflaccel_status gl_backend_init(const tflaccel_host_services *host, int32_t profiling,

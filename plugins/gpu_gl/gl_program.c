@@ -24,12 +24,14 @@ tflaccel_status gl_program_set_init(const tflaccel_host_services *host, gl_progr
                              gpu_gl_kernel_sources_count,
                              GL_KERNEL_SOURCE_FIRST_KERNEL + GPU_KERNEL_EXTENDED_COUNT,
                              (int)GPU_KERNEL_EXTENDED_COUNT);
-  gl_program_cache_init(host, &set->cache);
+  gl_program_cache_init(host, &set->cache, (const char *const *)gpu_gl_kernel_sources,
+                        gpu_gl_kernel_sources_count);
   return NULL;
 }
 
 void gl_program_set_release(gl_program_set *set) {
   if (set->host == NULL) return;
+  gl_program_partition_end(set, 0);
   for (uint32_t i = 0; i < set->count; ++i) glDeleteProgram(set->entries[i].program);
   if (set->entries != NULL) set->host->free(set->host->context, set->entries);
   memset(set, 0, sizeof *set);
@@ -47,7 +49,127 @@ static tflaccel_status build_failure(const tflaccel_host_services *host, const c
                            gpu_kernel_name(kernel), at > 0 ? excerpt : "no log");
 }
 
-static tflaccel_status build(const gl_program_set *set, int32_t kernel, int32_t storage,
+/* ---- the partition's entry: "GLPS", a record count, then the records
+ * (gl_program_record, its binary, padding to 4 bytes) ---- */
+
+#define ENTRY_MAGIC 0x53504c47u /* "GLPS" */
+
+static uint32_t padded(uint32_t size) { return (size + 3u) & ~3u; }
+
+void gl_program_partition_begin(gl_program_set *set, gpu_disk_cache_key_builder *builder,
+                                const tflaccel_compile_options *options) {
+  gl_program_partition *partition = &set->partition;
+  gl_program_partition_end(set, 0);
+  if (!set->cache.enabled) return;
+  gpu_disk_cache_key_add(builder, set->cache.driver.digest, sizeof set->cache.driver.digest);
+  partition->disk = set->cache.disk;
+  gpu_disk_cache_name_model(&partition->disk, options);
+  gpu_disk_cache_key_end(builder, &partition->key);
+  partition->active = 1;
+  void *body = NULL;
+  uint32_t size = 0, tag = 0;
+  if (gpu_disk_cache_read(&partition->disk, &partition->key, &body, &size, &tag)) {
+    partition->body = body;
+    partition->body_size = size;
+    uint32_t header[2] = {0, 0};
+    if (size >= sizeof header) memcpy(header, body, sizeof header);
+    partition->complete = header[0] == ENTRY_MAGIC;
+  }
+}
+
+/* The program from the entry's record for kernel, storage and local, or
+ * 0 (none there, or the driver refused it: the entry is then rewritten). */
+static GLuint from_entry(gl_program_set *set, int32_t kernel, int32_t storage,
+                         const uint32_t local[3]) {
+  gl_program_partition *partition = &set->partition;
+  if (!partition->active || !partition->complete) return 0;
+  const unsigned char *body = partition->body;
+  uint32_t size = partition->body_size, header[2];
+  memcpy(header, body, sizeof header);
+  uint64_t at = sizeof header;
+  for (uint32_t i = 0; i < header[1]; ++i) {
+    gl_program_record record;
+    if (at + sizeof record > size) break;
+    memcpy(&record, body + at, sizeof record);
+    at += sizeof record;
+    if (record.size > size - at) break;
+    if (record.kernel == kernel && record.storage == storage && record.local[0] == local[0] &&
+        record.local[1] == local[1] && record.local[2] == local[2]) {
+      GLuint program = gl_program_cache_link(&set->cache, record.format, body + at, record.size);
+      if (program == 0) partition->complete = 0;
+      return program;
+    }
+    at += padded(record.size);
+  }
+  partition->complete = 0;
+  return 0;
+}
+
+/* Notes that the partition's dispatches use program entry index. */
+static void partition_uses(gl_program_set *set, uint32_t index) {
+  gl_program_partition *partition = &set->partition;
+  if (!partition->active) return;
+  for (uint32_t i = 0; i < partition->used_count; ++i)
+    if (partition->used[i] == index) return;
+  if (!gpu_array_reserve(set->host, (void **)&partition->used, &partition->used_capacity,
+                         partition->used_count + 1, sizeof *partition->used, _Alignof(uint32_t))) {
+    partition->active = 0; /* out of memory: no entry this time */
+    return;
+  }
+  partition->used[partition->used_count++] = index;
+}
+
+static void write_entry(gl_program_set *set) {
+  const tflaccel_host_services *host = set->host;
+  gl_program_partition *partition = &set->partition;
+  uint32_t count = partition->used_count;
+  void **binaries = host->alloc(host->context, (count ? count : 1) * sizeof *binaries, 8);
+  gl_program_record *records =
+      host->alloc(host->context, (count ? count : 1) * sizeof *records, 8);
+  unsigned char *body = NULL;
+  uint64_t total = 2 * sizeof(uint32_t);
+  int ok = binaries != NULL && records != NULL;
+  if (ok) memset(binaries, 0, (count ? count : 1) * sizeof *binaries);
+  for (uint32_t i = 0; ok && i < count; ++i) {
+    const gl_program_entry *entry = &set->entries[partition->used[i]];
+    records[i] = (gl_program_record){.kernel = entry->kernel, .storage = entry->storage};
+    memcpy(records[i].local, entry->local, sizeof records[i].local);
+    ok = gl_program_cache_binary(&set->cache, entry->program, &binaries[i], &records[i].size,
+                                 &records[i].format);
+    total += sizeof records[i] + padded(records[i].size);
+  }
+  if (ok && total <= GPU_DISK_CACHE_MAX_BYTES)
+    body = host->alloc(host->context, (size_t)total, 16);
+  if (body != NULL) {
+    memset(body, 0, (size_t)total);
+    uint32_t header[2] = {ENTRY_MAGIC, count};
+    memcpy(body, header, sizeof header);
+    uint64_t at = sizeof header;
+    for (uint32_t i = 0; i < count; ++i) {
+      memcpy(body + at, &records[i], sizeof records[i]);
+      at += sizeof records[i];
+      memcpy(body + at, binaries[i], records[i].size);
+      at += padded(records[i].size);
+    }
+    gpu_disk_cache_write(&partition->disk, &partition->key, "GLES program binaries", body,
+                         (uint32_t)total, 0);
+    host->free(host->context, body);
+  }
+  for (uint32_t i = 0; binaries != NULL && i < count; ++i)
+    if (binaries[i] != NULL) host->free(host->context, binaries[i]);
+  if (binaries != NULL) host->free(host->context, binaries);
+  if (records != NULL) host->free(host->context, records);
+}
+
+void gl_program_partition_end(gl_program_set *set, int32_t compiled) {
+  gl_program_partition *partition = &set->partition;
+  if (partition->active && compiled && !partition->complete) write_entry(set);
+  if (partition->body != NULL) set->host->free(set->host->context, partition->body);
+  if (partition->used != NULL) set->host->free(set->host->context, partition->used);
+  memset(partition, 0, sizeof *partition);
+}
+
+static tflaccel_status build(gl_program_set *set, int32_t kernel, int32_t storage,
                              const uint32_t local[3], GLuint *built) {
   const tflaccel_host_services *host = set->host;
   char header[256];
@@ -61,8 +183,7 @@ static tflaccel_status build(const gl_program_set *set, int32_t kernel, int32_t 
       gpu_gl_kernel_sources[GL_KERNEL_SOURCE_COMMON],
       gpu_gl_kernel_sources[GL_KERNEL_SOURCE_FIRST_KERNEL + kernel],
   };
-  uint64_t key = gl_program_cache_key(&set->cache, sources, 4);
-  *built = gl_program_cache_load(&set->cache, key);
+  *built = from_entry(set, kernel, storage, local);
   if (*built != 0) return NULL;
   char log[LOG_EXCERPT + 1] = "";
   gl_clear_errors();
@@ -106,7 +227,6 @@ static tflaccel_status build(const gl_program_set *set, int32_t kernel, int32_t 
     glDeleteProgram(program);
     return status;
   }
-  gl_program_cache_store(&set->cache, key, program);
   *built = program;
   return NULL;
 }
@@ -126,6 +246,7 @@ tflaccel_status gl_program_get(gl_program_set *set, int32_t kernel, int32_t stor
     if (entry->kernel == kernel && entry->storage == storage && entry->local[0] == local[0] &&
         entry->local[1] == local[1] && entry->local[2] == local[2]) {
       *program = entry->program;
+      partition_uses(set, i);
       return NULL;
     }
   }
@@ -141,5 +262,6 @@ tflaccel_status gl_program_get(gl_program_set *set, int32_t kernel, int32_t stor
   memcpy(entry->local, local, sizeof entry->local);
   entry->program = built;
   *program = built;
+  partition_uses(set, set->count - 1);
   return NULL;
 }

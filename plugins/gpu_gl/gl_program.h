@@ -17,17 +17,39 @@ typedef struct gl_program_entry {
   GLuint program;
 } gl_program_entry;
 
+/* The compiled-model cache's entry of the partition being compiled
+ * (gl_program_partition_begin .. _end). */
+typedef struct gl_program_partition {
+  int32_t active;
+  int32_t complete; /* the entry was read and held every program asked for */
+  gpu_disk_cache disk;
+  gpu_disk_cache_key key;
+  unsigned char *body; /* the verified entry's records, host->alloc'ed */
+  uint32_t body_size;
+  uint32_t *used; /* the programs (indices of entries) its dispatches use */
+  uint32_t used_count, used_capacity;
+} gl_program_partition;
+
 typedef struct gl_program_set {
   const tflaccel_host_services *host;
   gl_program_entry *entries; /* host->alloc'ed */
   uint32_t count, capacity;
   gl_program_cache cache; /* linked programs on disk, when the host allows */
+  gl_program_partition partition;
 } gl_program_set;
 
 /* Checks that the embedded sources are the catalogue's; with the context
  * current (the cache asks the driver what it is). */
 tflaccel_status gl_program_set_init(const tflaccel_host_services *host, gl_program_set *set);
 void gl_program_set_release(gl_program_set *set);
+
+/* A partition's entry: builder gets the driver's part of the key, and
+ * the programs asked for until _end come from the entry when it has them. */
+void gl_program_partition_begin(gl_program_set *set, gpu_disk_cache_key_builder *builder,
+                                const tflaccel_compile_options *options);
+/* Writes the entry (every program the partition used) when it was missing,
+ * unusable or lacked one, and compiled is 1; then forgets it. */
+void gl_program_partition_end(gl_program_set *set, int32_t compiled);
 
 /* The program of kernel for storage (gpu_storage_mode: float32 or half
  * storage) and a work group of local[3] items. */

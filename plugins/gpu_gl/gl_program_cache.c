@@ -1,4 +1,4 @@
-/* gpu_gl's program binary cache (gl_program_cache.h). */
+/* gpu_gl's program binaries (gl_program_cache.h). */
 #include "config.h"
 
 #include <string.h>
@@ -6,7 +6,8 @@
 #include "plugins/gpu_gl/gl_error.h"
 #include "plugins/gpu_gl/gl_program_cache.h"
 
-void gl_program_cache_init(const tflaccel_host_services *host, gl_program_cache *cache) {
+void gl_program_cache_init(const tflaccel_host_services *host, gl_program_cache *cache,
+                           const char *const *sources, uint32_t count) {
   memset(cache, 0, sizeof *cache);
   cache->disk.host = host;
   cache->disk.prefix = "gpu_gl";
@@ -19,31 +20,24 @@ void gl_program_cache_init(const tflaccel_host_services *host, gl_program_cache 
               "program cache off: the driver offers no program binary format");
     return;
   }
-  uint64_t hash = GPU_DISK_CACHE_SEED;
+  gpu_disk_cache_key_builder driver;
+  gpu_disk_cache_key_begin(&driver, "gpu_gl program binaries");
   const GLenum names[] = {GL_VENDOR, GL_RENDERER, GL_VERSION, GL_SHADING_LANGUAGE_VERSION};
   for (size_t i = 0; i < sizeof names / sizeof *names; ++i)
-    hash = gpu_disk_cache_hash_string(hash, (const char *)glGetString(names[i]));
+    gpu_disk_cache_key_add_string(&driver, (const char *)glGetString(names[i]));
+  for (uint32_t i = 0; i < count; ++i) gpu_disk_cache_key_add_string(&driver, sources[i]);
+  gpu_disk_cache_key_end(&driver, &cache->driver);
   gl_clear_errors();
-  cache->driver_hash = hash;
   cache->enabled = 1;
 }
 
-uint64_t gl_program_cache_key(const gl_program_cache *cache, const GLchar *const *sources,
-                              uint32_t count) {
-  uint64_t hash = cache->driver_hash;
-  for (uint32_t i = 0; i < count; ++i) hash = gpu_disk_cache_hash_string(hash, sources[i]);
-  return hash;
-}
-
-GLuint gl_program_cache_load(const gl_program_cache *cache, uint64_t key) {
+GLuint gl_program_cache_link(const gl_program_cache *cache, uint32_t format, const void *binary,
+                             uint32_t size) {
   if (!cache->enabled) return 0;
-  void *binary = NULL;
-  uint32_t size = 0, format = 0;
-  if (!gpu_disk_cache_read(&cache->disk, key, &binary, &size, &format)) return 0;
-  const tflaccel_host_services *host = cache->disk.host;
   gl_clear_errors();
   GLuint program = glCreateProgram();
   if (program != 0) {
+    glProgramParameteri(program, GL_PROGRAM_BINARY_RETRIEVABLE_HINT, GL_TRUE);
     glProgramBinary(program, (GLenum)format, binary, (GLsizei)size);
     GLint linked = GL_FALSE;
     glGetProgramiv(program, GL_LINK_STATUS, &linked);
@@ -54,9 +48,9 @@ GLuint gl_program_cache_load(const gl_program_cache *cache, uint64_t key) {
     }
   }
   gl_clear_errors();
-  host->free(host->context, binary);
-  host->log(host->context, TFLACCEL_LOG_DEBUG, "program cache: %016llx %s",
-            (unsigned long long)key, program != 0 ? "loaded" : "refused by the driver");
+  if (program == 0)
+    cache->disk.host->log(cache->disk.host->context, TFLACCEL_LOG_INFO,
+                          "program cache: the driver refused a verified binary; compiling it");
   return program;
 }
 
@@ -64,21 +58,29 @@ void gl_program_cache_before_link(const gl_program_cache *cache, GLuint program)
   if (cache->enabled) glProgramParameteri(program, GL_PROGRAM_BINARY_RETRIEVABLE_HINT, GL_TRUE);
 }
 
-void gl_program_cache_store(const gl_program_cache *cache, uint64_t key, GLuint program) {
-  if (!cache->enabled) return;
+int gl_program_cache_binary(const gl_program_cache *cache, GLuint program, void **binary,
+                            uint32_t *size, uint32_t *format) {
+  *binary = NULL;
+  *size = *format = 0;
+  if (!cache->enabled) return 0;
   const tflaccel_host_services *host = cache->disk.host;
   gl_clear_errors();
   GLint length = 0;
   glGetProgramiv(program, GL_PROGRAM_BINARY_LENGTH, &length);
   if (glGetError() != GL_NO_ERROR || length <= 0 || (uint32_t)length > GPU_DISK_CACHE_MAX_BYTES)
-    return;
-  void *binary = host->alloc(host->context, (size_t)length, 16);
-  if (binary == NULL) return;
+    return 0;
+  void *bytes = host->alloc(host->context, (size_t)length, 16);
+  if (bytes == NULL) return 0;
   GLsizei written = 0;
-  GLenum format = 0;
-  glGetProgramBinary(program, length, &written, &format, binary);
-  if (glGetError() == GL_NO_ERROR && written > 0)
-    gpu_disk_cache_write(&cache->disk, key, binary, (uint32_t)written, (uint32_t)format);
-  gl_clear_errors();
-  host->free(host->context, binary);
+  GLenum binary_format = 0;
+  glGetProgramBinary(program, length, &written, &binary_format, bytes);
+  if (glGetError() != GL_NO_ERROR || written <= 0) {
+    gl_clear_errors();
+    host->free(host->context, bytes);
+    return 0;
+  }
+  *binary = bytes;
+  *size = (uint32_t)written;
+  *format = (uint32_t)binary_format;
+  return 1;
 }

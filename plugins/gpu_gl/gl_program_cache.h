@@ -1,11 +1,14 @@
-/* gpu_gl's linked programs kept on disk (gpu_common/gpu_disk_cache): the
- * driver's program binary (glGetProgramBinary), keyed by a hash of the
- * driver's identity and the program's whole source. Building a model's
- * programs takes the NVIDIA driver up to a few tenths of a second each;
- * loading them back, milliseconds. A missing, stale or refused binary only
- * means compiling as usual (and writing it again). Off when the host gives
- * no cache_dir or the driver offers no binary format. Runs on the device's
- * worker thread. */
+/* gpu_gl's entries in the compiled-model cache (gpu_common/
+ * gpu_partition_cache.h): a partition's entry holds the driver's binaries
+ * (glGetProgramBinary) of every program its dispatches use, as records
+ * (kernel, storage, work group, binary format, bytes); its key adds to the
+ * partition's the driver's identity and the embedded GLSL. glProgramBinary
+ * only ever sees a binary from an entry the cache verified for exactly
+ * that key. Building a model's programs takes the NVIDIA driver up to a
+ * few tenths of a second each; loading them back, milliseconds. A missing,
+ * stale or refused binary only means compiling as usual (and writing the
+ * entry again). Off when the host gives no cache_dir or the driver offers
+ * no binary format. Runs on the device's worker thread. */
 #ifndef TFLACCEL_GPU_GL_GL_PROGRAM_CACHE_H
 #define TFLACCEL_GPU_GL_GL_PROGRAM_CACHE_H
 
@@ -15,27 +18,36 @@
 #include "plugins/gpu_gl/gl_api.h"
 #include "tflaccel/accelerator.h"
 
+/* One program of an entry. */
+typedef struct gl_program_record {
+  int32_t kernel, storage;
+  uint32_t local[3];
+  uint32_t format; /* the driver's binary format */
+  uint32_t size;   /* bytes after the record, then padding to 4 */
+} gl_program_record;
+
 typedef struct gl_program_cache {
   gpu_disk_cache disk;
   int enabled;
-  uint64_t driver_hash; /* GL_VENDOR, GL_RENDERER, GL_VERSION, the GLSL version */
+  /* SHA-256 of GL_VENDOR, GL_RENDERER, GL_VERSION, the GLSL version and
+   * every embedded GLSL file: the driver's part of every key. */
+  gpu_disk_cache_key driver;
 } gl_program_cache;
 
-/* With the context current. */
-void gl_program_cache_init(const tflaccel_host_services *host, gl_program_cache *cache);
+/* With the context current; sources: every embedded GLSL file. */
+void gl_program_cache_init(const tflaccel_host_services *host, gl_program_cache *cache,
+                           const char *const *sources, uint32_t count);
 
-/* The key of a program made of these source strings. */
-uint64_t gl_program_cache_key(const gl_program_cache *cache, const GLchar *const *sources,
-                              uint32_t count);
-
-/* The cached program for key, linked and ready, or 0. */
-GLuint gl_program_cache_load(const gl_program_cache *cache, uint64_t key);
+/* A program linked from a binary, or 0 when the driver refuses it. */
+GLuint gl_program_cache_link(const gl_program_cache *cache, uint32_t format, const void *binary,
+                             uint32_t size);
 
 /* Before linking a program the cache may store: asks the driver to keep
  * its binary retrievable. */
 void gl_program_cache_before_link(const gl_program_cache *cache, GLuint program);
 
-/* Stores a linked program's binary under key. */
-void gl_program_cache_store(const gl_program_cache *cache, uint64_t key, GLuint program);
+/* A linked program's binary (host->alloc'ed; the caller frees it), or 0. */
+int gl_program_cache_binary(const gl_program_cache *cache, GLuint program, void **binary,
+                            uint32_t *size, uint32_t *format);
 
 #endif

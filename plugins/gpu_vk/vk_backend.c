@@ -730,6 +730,17 @@ static tflaccel_status profile_read(void *device, double *microseconds, uint32_t
 
 /* ---- set-up ---- */
 
+/* The partition's entry in the compiled-model cache (vk_pipeline.h). */
+static void cache_begin(void *device, gpu_disk_cache_key_builder *key, int32_t storage,
+                        const tflaccel_compile_options *options) {
+  (void)storage; /* in the pipelines' variants */
+  vk_pipeline_partition_begin(&self_of(device)->pipelines, key, options);
+}
+
+static void cache_end(void *device, int32_t compiled) {
+  vk_pipeline_partition_end(&self_of(device)->pipelines, compiled);
+}
+
 static const gpu_backend_ops vk_backend_ops = {
     .buffer_create = buffer_create,
     .buffer_destroy = buffer_destroy,
@@ -743,6 +754,8 @@ static const gpu_backend_ops vk_backend_ops = {
     .sequence_destroy = sequence_destroy,
     .sequence_run = sequence_run,
     .profile_read = profile_read,
+    .cache_begin = cache_begin,
+    .cache_end = cache_end,
 };
 
 tflaccel_status vk_backend_init(const tflaccel_host_services *host,

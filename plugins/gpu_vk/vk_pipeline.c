@@ -17,69 +17,95 @@ static const char *const variant_names[VK_SHADER_VARIANT_COUNT] = {
 
 /* What decides the cached pipelines: the device and driver (Vulkan's own
  * header check covers them too) and the embedded SPIR-V of this build. */
-static uint64_t cache_key(const vk_device_context *context) {
+static void driver_key(const vk_device_context *context, gpu_disk_cache_key *key) {
   VkPhysicalDeviceProperties properties;
   vkGetPhysicalDeviceProperties(context->entry->physical, &properties);
-  uint64_t key = GPU_DISK_CACHE_SEED;
-  key = gpu_disk_cache_hash(key, &properties.vendorID, sizeof properties.vendorID);
-  key = gpu_disk_cache_hash(key, &properties.deviceID, sizeof properties.deviceID);
-  key = gpu_disk_cache_hash(key, &properties.driverVersion, sizeof properties.driverVersion);
-  key = gpu_disk_cache_hash(key, properties.pipelineCacheUUID, VK_UUID_SIZE);
+  gpu_disk_cache_key_builder builder;
+  gpu_disk_cache_key_begin(&builder, "gpu_vk pipeline cache");
+  gpu_disk_cache_key_add(&builder, &properties.vendorID, sizeof properties.vendorID);
+  gpu_disk_cache_key_add(&builder, &properties.deviceID, sizeof properties.deviceID);
+  gpu_disk_cache_key_add(&builder, &properties.driverVersion, sizeof properties.driverVersion);
+  gpu_disk_cache_key_add(&builder, properties.pipelineCacheUUID, VK_UUID_SIZE);
+  gpu_disk_cache_key_add_string(&builder, properties.deviceName);
   for (unsigned k = 0; k < gpu_vk_spirv_count; ++k)
     for (int v = 0; v < VK_SHADER_VARIANT_COUNT; ++v)
       if (gpu_vk_spirv[k].variants[v].words != NULL)
-        key = gpu_disk_cache_hash(key, gpu_vk_spirv[k].variants[v].words,
-                                  gpu_vk_spirv[k].variants[v].size);
-  return key;
+        gpu_disk_cache_key_add(&builder, gpu_vk_spirv[k].variants[v].words,
+                               gpu_vk_spirv[k].variants[v].size);
+  gpu_disk_cache_key_end(&builder, key);
 }
 
-/* The pipeline cache, with the file's data when there is a usable one (the
- * driver ignores data of another device or version; data it fails on are
- * dropped and the cache starts empty). */
-static tflaccel_status create_cache(vk_pipeline_set *set) {
-  set->disk = (gpu_disk_cache){.host = set->host, .prefix = "gpu_vk"};
-  void *data = NULL;
-  uint32_t size = 0, tag = 0;
-  if (gpu_disk_cache_enabled(&set->disk)) {
-    set->disk_key = cache_key(set->context);
-    gpu_disk_cache_read(&set->disk, set->disk_key, &data, &size, &tag);
-  }
+/* A pipeline cache with data (NULL: empty); the driver ignores data of
+ * another device or version, and data it fails on are dropped. */
+static VkResult create_cache(const vk_pipeline_set *set, const void *data, size_t size,
+                             VkPipelineCache *cache) {
   VkPipelineCacheCreateInfo info = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
       .initialDataSize = size,
       .pInitialData = data,
   };
-  VkResult result = vkCreatePipelineCache(set->context->device, &info, NULL, &set->cache);
+  VkResult result = vkCreatePipelineCache(set->context->device, &info, NULL, cache);
   if (result != VK_SUCCESS && data != NULL) {
-    set->host->log(set->host->context, TFLACCEL_LOG_DEBUG,
-                   "pipeline cache: the driver refused the cached data (%d); starting empty",
+    set->host->log(set->host->context, TFLACCEL_LOG_INFO,
+                   "pipeline cache: the driver refused the verified cached data (%d); starting empty",
                    (int)result);
     info.initialDataSize = 0;
     info.pInitialData = NULL;
-    result = vkCreatePipelineCache(set->context->device, &info, NULL, &set->cache);
+    result = vkCreatePipelineCache(set->context->device, &info, NULL, cache);
   }
-  if (data != NULL) set->host->free(set->host->context, data);
-  if (result != VK_SUCCESS) {
-    set->cache = VK_NULL_HANDLE;
-    vk_pipeline_set_release(set);
-    return vk_call_failed(set->host, "vkCreatePipelineCache", result);
-  }
-  return NULL;
+  if (result != VK_SUCCESS) *cache = VK_NULL_HANDLE;
+  return result;
 }
 
-/* Writes the cache's data to disk when pipelines were built into it. */
-static void save_cache(vk_pipeline_set *set) {
-  if (set->built == 0 || !gpu_disk_cache_enabled(&set->disk)) return;
+void vk_pipeline_partition_begin(vk_pipeline_set *set, gpu_disk_cache_key_builder *builder,
+                                 const tflaccel_compile_options *options) {
+  vk_pipeline_partition *partition = &set->partition;
+  vk_pipeline_partition_end(set, 0);
+  uint32_t serial = partition->serial + 1 ? partition->serial + 1 : 1;
+  partition->serial = serial;
+  partition->disk = (gpu_disk_cache){.host = set->host, .prefix = "gpu_vk"};
+  if (!gpu_disk_cache_enabled(&partition->disk)) return;
+  gpu_disk_cache_name_model(&partition->disk, options);
+  gpu_disk_cache_key_add(builder, set->driver.digest, sizeof set->driver.digest);
+  gpu_disk_cache_key_end(builder, &partition->key);
+  void *data = NULL;
+  uint32_t size = 0, tag = 0;
+  partition->loaded = gpu_disk_cache_read(&partition->disk, &partition->key, &data, &size, &tag);
+  partition->loaded_size = partition->loaded ? size : 0;
+  VkResult result = create_cache(set, data, size, &partition->cache);
+  if (data != NULL) set->host->free(set->host->context, data);
+  if (result != VK_SUCCESS) {
+    set->host->log(set->host->context, TFLACCEL_LOG_INFO,
+                   "pipeline cache: vkCreatePipelineCache failed (%d); no entry this time",
+                   (int)result);
+    partition->loaded = 0;
+    return;
+  }
+  partition->active = 1;
+}
+
+void vk_pipeline_partition_end(vk_pipeline_set *set, int32_t compiled) {
+  vk_pipeline_partition *partition = &set->partition;
+  if (!partition->active) return;
   VkDevice device = set->context->device;
   size_t size = 0;
-  if (vkGetPipelineCacheData(device, set->cache, &size, NULL) != VK_SUCCESS || size == 0 ||
-      size > GPU_DISK_CACHE_MAX_BYTES)
-    return;
-  void *data = set->host->alloc(set->host->context, size, 16);
-  if (data == NULL) return;
-  if (vkGetPipelineCacheData(device, set->cache, &size, data) == VK_SUCCESS)
-    gpu_disk_cache_write(&set->disk, set->disk_key, data, (uint32_t)size, 0);
-  set->host->free(set->host->context, data);
+  /* Vulkan does not say whether a pipeline came from the cache: an entry
+   * that was read is written again only when the data grew (pipelines were
+   * added to it); a driver whose cache keeps nothing (lavapipe: the
+   * header alone) is not rewritten on every run. */
+  if (compiled && (!partition->loaded || partition->built > 0) &&
+      vkGetPipelineCacheData(device, partition->cache, &size, NULL) == VK_SUCCESS && size > 0 &&
+      size <= GPU_DISK_CACHE_MAX_BYTES && (!partition->loaded || size != partition->loaded_size)) {
+    void *data = set->host->alloc(set->host->context, size, 16);
+    if (data != NULL && vkGetPipelineCacheData(device, partition->cache, &size, data) == VK_SUCCESS)
+      gpu_disk_cache_write(&partition->disk, &partition->key, "Vulkan pipeline cache", data,
+                           (uint32_t)size, 0);
+    if (data != NULL) set->host->free(set->host->context, data);
+  }
+  vkDestroyPipelineCache(device, partition->cache, NULL);
+  uint32_t serial = partition->serial;
+  memset(partition, 0, sizeof *partition);
+  partition->serial = serial;
 }
 
 tflaccel_status vk_pipeline_set_init(const tflaccel_host_services *host,
@@ -131,16 +157,20 @@ tflaccel_status vk_pipeline_set_init(const tflaccel_host_services *host,
     vk_pipeline_set_release(set);
     return vk_call_failed(host, "vkCreatePipelineLayout", result);
   }
-  return create_cache(set);
+  driver_key(context, &set->driver);
+  result = create_cache(set, NULL, 0, &set->cache);
+  if (result != VK_SUCCESS) {
+    vk_pipeline_set_release(set);
+    return vk_call_failed(host, "vkCreatePipelineCache", result);
+  }
+  return NULL;
 }
 
 void vk_pipeline_set_release(vk_pipeline_set *set) {
   if (set->context == NULL) return;
   VkDevice device = set->context->device;
-  if (set->cache != VK_NULL_HANDLE) {
-    save_cache(set);
-    vkDestroyPipelineCache(device, set->cache, NULL);
-  }
+  vk_pipeline_partition_end(set, 0);
+  if (set->cache != VK_NULL_HANDLE) vkDestroyPipelineCache(device, set->cache, NULL);
   for (uint32_t i = 0; i < set->count; ++i)
     vkDestroyPipeline(device, set->entries[i].pipeline, NULL);
   if (set->entries != NULL) set->host->free(set->host->context, set->entries);
@@ -205,8 +235,8 @@ static tflaccel_status make_pipeline(vk_pipeline_set *set, int32_t kernel, int32
           },
       .layout = set->layout,
   };
-  VkResult result =
-      vkCreateComputePipelines(set->context->device, set->cache, 1, &info, NULL, pipeline);
+  VkPipelineCache cache = set->partition.active ? set->partition.cache : set->cache;
+  VkResult result = vkCreateComputePipelines(set->context->device, cache, 1, &info, NULL, pipeline);
   if (result != VK_SUCCESS) {
     *pipeline = VK_NULL_HANDLE;
     char call[160];
@@ -214,7 +244,22 @@ static tflaccel_status make_pipeline(vk_pipeline_set *set, int32_t kernel, int32
              gpu_kernel_name(kernel), variant_names[variant], local[0], local[1], local[2]);
     return vk_call_failed(set->host, call, result);
   }
-  set->built++;
+  if (set->partition.active) set->partition.built++;
+  return NULL;
+}
+
+/* A pipeline made earlier (another partition's) that this partition uses:
+ * made once more through the partition's cache, when its entry is being
+ * written, so that the entry holds every pipeline the partition needs. */
+static tflaccel_status seen_by_partition(vk_pipeline_set *set, vk_pipeline_entry *entry) {
+  vk_pipeline_partition *partition = &set->partition;
+  if (!partition->active || partition->loaded || entry->partition == partition->serial)
+    return NULL;
+  VkPipeline again = VK_NULL_HANDLE;
+  tflaccel_status status = make_pipeline(set, entry->kernel, entry->variant, entry->local, &again);
+  if (status != NULL) return status;
+  vkDestroyPipeline(set->context->device, again, NULL);
+  entry->partition = partition->serial;
   return NULL;
 }
 
@@ -230,7 +275,7 @@ tflaccel_status vk_pipeline_get(vk_pipeline_set *set, int32_t kernel, int32_t va
     if (entry->kernel == kernel && entry->variant == variant && entry->local[0] == local[0] &&
         entry->local[1] == local[1] && entry->local[2] == local[2]) {
       *pipeline = entry->pipeline;
-      return NULL;
+      return seen_by_partition(set, &set->entries[i]);
     }
   }
   if (!gpu_array_reserve(set->host, (void **)&set->entries, &set->capacity, set->count + 1,
@@ -244,6 +289,7 @@ tflaccel_status vk_pipeline_get(vk_pipeline_set *set, int32_t kernel, int32_t va
   entry->variant = variant;
   memcpy(entry->local, local, sizeof entry->local);
   entry->pipeline = made;
+  entry->partition = set->partition.active ? set->partition.serial : 0;
   *pipeline = made;
   return NULL;
 }

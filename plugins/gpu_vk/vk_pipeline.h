@@ -3,7 +3,8 @@
  * 1..7 the tensors; a 4-byte push constant, the dispatch's parameter
  * offset), shader modules made on first use, and one pipeline per kernel,
  * variant and work-group size (specialization constants 0..2), kept for
- * the device's life, built through a pipeline cache kept on disk. */
+ * the device's life, built through a partition's pipeline cache kept in
+ * the compiled-model cache. */
 #ifndef TFLACCEL_GPU_VK_VK_PIPELINE_H
 #define TFLACCEL_GPU_VK_VK_PIPELINE_H
 
@@ -19,7 +20,22 @@ typedef struct vk_pipeline_entry {
   int32_t kernel, variant;
   uint32_t local[3];
   VkPipeline pipeline;
+  uint32_t partition; /* the serial of the partition whose cache last saw it */
 } vk_pipeline_entry;
+
+/* The compiled-model cache's entry of the partition being compiled
+ * (vk_pipeline_partition_begin .. _end): a pipeline cache of its own,
+ * made from the entry's data, that every pipeline the partition uses goes
+ * through, so that its data is that partition's whole. */
+typedef struct vk_pipeline_partition {
+  int32_t active, loaded;
+  uint32_t serial; /* numbers the partitions (never 0) */
+  uint32_t built;  /* pipelines created through its cache */
+  size_t loaded_size; /* bytes of data the entry gave it */
+  VkPipelineCache cache;
+  gpu_disk_cache disk;
+  gpu_disk_cache_key key;
+} vk_pipeline_partition;
 
 typedef struct vk_pipeline_set {
   const tflaccel_host_services *host;
@@ -29,14 +45,13 @@ typedef struct vk_pipeline_set {
   VkShaderModule modules[GPU_KERNEL_EXTENDED_COUNT][VK_SHADER_VARIANT_COUNT];
   vk_pipeline_entry *entries; /* host->alloc'ed */
   uint32_t count, capacity;
-  /* The driver's pipeline cache, loaded from the host's cache_dir (file
-   * "gpu_vk-<key>.bin", the key covering the device, driver and these
-   * kernels) and written back when the set is released, if pipelines were
-   * built: a second process builds from it in a fraction of the time. */
+  /* The driver's pipeline cache for pipelines made outside a partition's
+   * (in memory only). */
   VkPipelineCache cache;
-  gpu_disk_cache disk;
-  uint64_t disk_key;
-  uint32_t built; /* pipelines created since the cache was loaded */
+  /* SHA-256 of the device, its driver and pipeline cache UUID and the
+   * embedded SPIR-V: the driver's part of every entry's key. */
+  gpu_disk_cache_key driver;
+  vk_pipeline_partition partition;
 } vk_pipeline_set;
 
 /* Creates the layouts; checks that the embedded modules are the
@@ -44,6 +59,16 @@ typedef struct vk_pipeline_set {
 tflaccel_status vk_pipeline_set_init(const tflaccel_host_services *host,
                                      const vk_device_context *context, vk_pipeline_set *set);
 void vk_pipeline_set_release(vk_pipeline_set *set);
+
+/* A partition's entry (gpu_common/gpu_partition_cache.h): builder gets the
+ * driver's part of the key; the pipelines made until _end go through a
+ * pipeline cache made from the verified entry (vkCreatePipelineCache sees
+ * nothing else). */
+void vk_pipeline_partition_begin(vk_pipeline_set *set, gpu_disk_cache_key_builder *builder,
+                                 const tflaccel_compile_options *options);
+/* Writes the partition's pipeline cache data when the entry was missing or
+ * pipelines were built, and compiled is 1; then forgets it. */
+void vk_pipeline_partition_end(vk_pipeline_set *set, int32_t compiled);
 
 /* The pipeline of kernel in variant for a work group of local[3] items. */
 tflaccel_status vk_pipeline_get(vk_pipeline_set *set, int32_t kernel, int32_t variant,

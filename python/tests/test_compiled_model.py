@@ -128,5 +128,14 @@ def test_cache_dir(small_model, tmp_path):
     model = tflaccel.CompiledModel.from_file(small_model, accelerator="cpu_ref",
                                              cache_dir=tmp_path)
     assert model.run(model.create_input_buffers())[0].shape == (1, 1, 1, 4)
-    with pytest.raises(tflaccel.Error, match="cache_dir"):
-        tflaccel.CompiledModel.from_file(small_model, cache_dir=tmp_path / "missing")
+    # A directory whose parent exists is made, private; one whose parent is
+    # missing turns the cache off (a warning) and is not made: the model
+    # runs either way.
+    made = tmp_path / "made"
+    model = tflaccel.CompiledModel.from_file(small_model, accelerator="cpu_ref", cache_dir=made)
+    assert model.run(model.create_input_buffers())[0].shape == (1, 1, 1, 4)
+    assert made.is_dir() and (made.stat().st_mode & 0o777) == 0o700
+    missing = tmp_path / "missing" / "cache"
+    model = tflaccel.CompiledModel.from_file(small_model, accelerator="cpu_ref", cache_dir=missing)
+    assert model.run(model.create_input_buffers())[0].shape == (1, 1, 1, 4)
+    assert not (tmp_path / "missing").exists()

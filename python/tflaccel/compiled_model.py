@@ -37,8 +37,10 @@ class CompiledModel:
             runs what the others decline.
         precision: ``"fp32"`` or ``"fp16"``; None takes the config's.
         threads: CPU threads for cpu_ref; None takes the config's.
-        cache_dir: an existing, writable directory where GPU plugins keep
-            compiled programs; None takes the config's.
+        cache_dir: the compiled-model cache's directory, where GPU plugins
+            keep what they compiled (made when its parent exists; one that
+            cannot be used turns the cache off with a warning); None takes
+            the config's (by default ``~/.cache/tflaccel``).
         config: the tflaccel.ini to read instead of the usual search.
         log_level: "debug", "info", "warning" or "error"; None takes $TFLACCEL_LOG.
         """

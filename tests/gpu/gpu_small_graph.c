@@ -64,8 +64,13 @@ void gpu_small_graph_init(gpu_small_graph *graph) {
 }
 
 void gpu_small_graph_compile(gpu_small_graph *graph, tflaccel_device *device, int32_t precision) {
-  tflaccel_compile_options options = {
-      .struct_size = sizeof options, .precision = precision, .thread_count = 1};
+  /* A model token, as the core gives when its cache is on: with a
+   * cache_dir, the plugin keeps the partition's entry. */
+  tflaccel_compile_options options = {.struct_size = sizeof options,
+                                      .precision = precision,
+                                      .thread_count = 1,
+                                      .model_token = "gpu_small_graph",
+                                      .model_name = "small graph"};
   assert_ok(device->vtable->compile(device, &graph->view, &graph->partition, &options,
                                     &graph->executable),
             "compile");

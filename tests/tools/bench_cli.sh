@@ -32,7 +32,7 @@ with open(sys.argv[1]) as f:
     d = json.load(f)
 for key in ("model", "model_size_mb", "accelerators_requested", "accelerators_selected",
             "precision", "threads", "num_runs", "warmup_runs", "min_secs", "max_secs",
-            "init_us", "first_us", "warmup_avg_us", "inference_avg_us", "inference_median_us",
+            "init_us", "load_us", "first_us", "warmup_avg_us", "inference_avg_us", "inference_median_us",
             "warmup_us", "inference_us", "memory", "op_count", "ops_delegated",
             "partition_count", "ops_per_accelerator", "partitions"):
     assert key in d, "missing key " + key
@@ -46,7 +46,7 @@ assert t["count"] == 3 and len(t["samples"]) == 3, t
 assert t["min"] <= t["median"] <= t["max"] and t["min"] <= t["avg"] <= t["max"], t
 assert t["first"] == t["samples"][0] and t["curr"] == t["samples"][-1], t
 assert d["warmup_us"]["count"] == 1 and d["first_us"] == d["warmup_us"]["first"]
-assert d["init_us"] > 0 and d["inference_avg_us"] == t["avg"]
+assert 0 < d["load_us"] <= d["init_us"] and d["inference_avg_us"] == t["avg"]
 m = d["memory"]
 for key in ("init_mb", "overall_mb", "peak_rss_mb"):
     assert isinstance(m[key], (int, float)), "memory lacks " + key

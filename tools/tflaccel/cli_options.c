@@ -133,6 +133,7 @@ int cli_compile(const char *command, const cli_compile_flags *flags, const tflac
     options.require_full_delegation = flags->require_full_delegation;
     options.min_partition_ops = flags->min_partition_ops;
     options.split_fallback_ops = flags->split_fallback_ops;
+    options.model_token = flags->model_token;
     status = tflaccel_compiled_model_create(*environment, model, &options, compiled);
   }
   if (status != NULL) {

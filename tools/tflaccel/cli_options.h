@@ -14,6 +14,7 @@ typedef struct cli_compile_flags {
   int32_t require_full_delegation;  /* -1: config */
   int32_t min_partition_ops;        /* -1: config */
   const char *cache_dir;            /* NULL: config */
+  const char *model_token;          /* the model's cache token; NULL: its SHA-256 */
   int32_t split_fallback_ops;       /* 1: one partition per cpu_ref op (profiling) */
   int32_t profile_kernels;          /* 1: accelerators time their kernels (profiling) */
 } cli_compile_flags;

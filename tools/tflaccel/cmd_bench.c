@@ -60,7 +60,6 @@ typedef struct bench_options {
   int dry_run, verbose;
   input_layer_flags input_layers;
   const char *delegate_serialize_dir, *delegate_serialize_token;
-  char cache_dir[4096];
   const char *output_filepath;
   /* Accepted for scripts; tflaccel behaves this way anyway. */
   int gpu_experimental_enable_quant, gpu_inference_for_sustained_speed;
@@ -77,6 +76,7 @@ typedef struct bench_options {
 typedef struct bench_results {
   double model_size_mb; /* < 0 when the file size is unknown */
   int64_t init_us;
+  int64_t load_us; /* of init: reading and preparing the model */
   run_stats warmup, inference;
   int memory_known;
   process_memory at_start, after_init, at_end;
@@ -133,8 +133,8 @@ static void print_help(void) {
          "  --cpu_work_us N              keep the CPU busy N us per frame (between queueing and\n"
          "                               waiting with --async), as a pipeline's own work would\n"
          "  --min_nodes_per_partition N  smallest accelerator partition (min_partition_ops)\n"
-         "  --delegate_serialize_dir DIR  program cache directory (cache_dir)\n"
-         "  --delegate_serialize_token T  its subdirectory DIR/T, one per model\n"
+         "  --delegate_serialize_dir DIR  compiled-model cache directory (cache_dir)\n"
+         "  --delegate_serialize_token T  the model's token in it (default: SHA-256 of the model)\n"
          "  --dry_run                    load and compile, but run no op\n"
          "  --verbose                    print every parameter, given or not\n"
          "  --gpu_experimental_enable_quant, --gpu_inference_for_sustained_speed, --gpu_wait_type,\n"
@@ -319,40 +319,19 @@ static int parse_bench_flag(int argc, char **argv, int *index, void *untyped_opt
   return parse_tflite_flag(argc, argv, index, options);
 }
 
-/* --delegate_serialize_dir[/--delegate_serialize_token] as the cache_dir;
- * the token's subdirectory is made when missing. */
+/* TFLite's serialization flags on tflaccel's compiled-model cache:
+ * --delegate_serialize_dir is the cache_dir (made when its parent exists;
+ * an unusable one turns the cache off with a warning, as the ini's does),
+ * --delegate_serialize_token the model token the cache keys the model's
+ * entries by (instead of the SHA-256 of its bytes). */
 static int resolve_cache_dir(bench_options *options) {
   if (options->delegate_serialize_token != NULL && options->delegate_serialize_dir == NULL) {
     fprintf(stderr, COMMAND ": --delegate_serialize_token needs --delegate_serialize_dir\n");
     return 0;
   }
   if (options->delegate_serialize_dir == NULL) return 1;
-  const char *token = options->delegate_serialize_token;
-  if (token == NULL || *token == '\0') {
-    options->compile.cache_dir = options->delegate_serialize_dir;
-    return 1;
-  }
-  if (strchr(token, '/') != NULL || !strcmp(token, ".") || !strcmp(token, "..")) {
-    fprintf(stderr, COMMAND ": --delegate_serialize_token '%s' must be a plain name\n", token);
-    return 0;
-  }
-  int length = snprintf(options->cache_dir, sizeof options->cache_dir, "%s/%s",
-                        options->delegate_serialize_dir, token);
-  if (length < 0 || (size_t)length >= sizeof options->cache_dir) {
-    fprintf(stderr, COMMAND ": --delegate_serialize_dir is too long\n");
-    return 0;
-  }
-  struct stat info;
-  if (stat(options->delegate_serialize_dir, &info) != 0 || !S_ISDIR(info.st_mode)) {
-    fprintf(stderr, COMMAND ": --delegate_serialize_dir '%s' is not a directory\n",
-            options->delegate_serialize_dir);
-    return 0;
-  }
-  if (mkdir(options->cache_dir, 0777) != 0 && errno != EEXIST) {
-    fprintf(stderr, COMMAND ": cannot make %s: %s\n", options->cache_dir, strerror(errno));
-    return 0;
-  }
-  options->compile.cache_dir = options->cache_dir;
+  options->compile.cache_dir = options->delegate_serialize_dir;
+  options->compile.model_token = options->delegate_serialize_token;
   return 1;
 }
 
@@ -498,7 +477,6 @@ static void print_parameters(const bench_options *options) {
     printf("Min nodes per partition: [%d]\n", (int)options->compile.min_partition_ops);
   SHOW_TEXT("Delegate serialize directory", options->delegate_serialize_dir);
   SHOW_TEXT("Delegate serialize token", options->delegate_serialize_token);
-  SHOW_TEXT("Program cache directory", options->compile.cache_dir);
   SHOW_BOOL("Use xnnpack", options->use_xnnpack, options->use_xnnpack >= 0);
   SHOW_BOOL("Force fp16 inference with xnnpack", options->xnnpack_force_fp16,
             options->xnnpack_force_fp16);
@@ -735,7 +713,8 @@ static tflaccel_status write_json(const char *path, const bench_options *options
   json_number(out, options->max_secs);
   fputs(", \"warmup_min_secs\": ", out);
   json_number(out, options->warmup_min_secs);
-  fprintf(out, ",\n  \"init_us\": %lld, \"first_us\": ", (long long)results->init_us);
+  fprintf(out, ",\n  \"init_us\": %lld, \"load_us\": %lld, \"first_us\": ",
+          (long long)results->init_us, (long long)results->load_us);
   json_number(out, results->warmup.count ? results->warmup.first : NAN);
   fputs(", \"warmup_avg_us\": ", out);
   json_number(out, run_stats_average(&results->warmup));
@@ -856,6 +835,7 @@ int tflaccel_cmd_bench(int argc, char **argv) {
     report_status(status);
     goto cleanup;
   }
+  results.load_us = bench_clock_microseconds() - init_start;
   if (!cli_compile(COMMAND, &options.compile, model, &environment, &compiled)) goto cleanup;
   status = model_buffers_create(compiled, &buffers);
   if (status == NULL) status = op_placement_collect(compiled, &results.placement);

@@ -8,6 +8,7 @@ int tflaccel_cmd_inspect(int argc, char **argv);
 int tflaccel_cmd_run(int argc, char **argv);
 int tflaccel_cmd_bench(int argc, char **argv);
 int tflaccel_cmd_diff(int argc, char **argv);
+int tflaccel_cmd_cache(int argc, char **argv);
 int tflaccel_cmd_eval(int argc, char **argv);
 
 #endif

@@ -19,6 +19,7 @@ static const command commands[] = {
     {"run", tflaccel_cmd_run, "run a model once and write its outputs"},
     {"bench", tflaccel_cmd_bench, "time a model like TFLite's benchmark_model"},
     {"diff", tflaccel_cmd_diff, "compare an accelerator's outputs with cpu_ref, like inference_diff"},
+    {"cache", tflaccel_cmd_cache, "the compiled-model cache: its path, its entries, clear it"},
     {"eval", tflaccel_cmd_eval, "image classification accuracy on labelled photos, like run_eval"},
 };
 
