@@ -9,7 +9,8 @@
 
 int q_weighted_check_activations(const tflaccel_graph_view *graph, const tflaccel_op_desc *op,
                                  char *reason) {
-  if (!q_check_op_quantization(graph, op, reason)) return 0;
+  /* The bias (slot 2) is checked by q_check_bias. */
+  if (!q_check_op_quantization_except(graph, op, 2, reason)) return 0;
   const tflaccel_tensor_desc *input = q_input(graph, op, 0);
   if (input == NULL) return q_reason(reason, "input 0 is missing");
   if (input->dtype != TFLACCEL_DTYPE_UINT8 && input->dtype != TFLACCEL_DTYPE_INT8)
