@@ -262,6 +262,9 @@ const char *q_op_name(int32_t code) {
   case TFLACCEL_OP_LSTM: return "LSTM";
   case TFLACCEL_OP_MAX_POOL_2D: return "MAX_POOL_2D";
   case TFLACCEL_OP_MUL: return "MUL";
+  case TFLACCEL_OP_MAXIMUM: return "MAXIMUM";
+  case TFLACCEL_OP_MINIMUM: return "MINIMUM";
+  case TFLACCEL_OP_SQUARED_DIFFERENCE: return "SQUARED_DIFFERENCE";
   case TFLACCEL_OP_RELU: return "RELU";
   case TFLACCEL_OP_RELU_N1_TO_1: return "RELU_N1_TO_1";
   case TFLACCEL_OP_RELU6: return "RELU6";
