@@ -15,6 +15,8 @@ core_facts_libtflaccel_facts_la_SOURCES = \
 	core/facts/conv_geometry.h \
 	core/facts/dtype.c \
 	core/facts/dtype.h \
+	core/facts/flexbuffer.c \
+	core/facts/flexbuffer.h \
 	core/facts/half.c \
 	core/facts/half.h \
 	core/facts/op_names.c \
