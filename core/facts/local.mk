@@ -20,4 +20,6 @@ core_facts_libtflaccel_facts_la_SOURCES = \
 	core/facts/half.c \
 	core/facts/half.h \
 	core/facts/op_names.c \
-	core/facts/op_names.h
+	core/facts/op_names.h \
+	core/facts/posenet_decoder.c \
+	core/facts/posenet_decoder.h

@@ -6,4 +6,5 @@ plugins_libcpu_ref_impl_la_SOURCES += \
 	plugins/cpu_ref/kernels/custom/custom_kernels.h \
 	plugins/cpu_ref/kernels/custom/landmarks_to_transform_matrix.c \
 	plugins/cpu_ref/kernels/custom/transform_tensor_bilinear.c \
-	plugins/cpu_ref/kernels/custom/transform_landmarks.c
+	plugins/cpu_ref/kernels/custom/transform_landmarks.c \
+	plugins/cpu_ref/kernels/custom/posenet_decoder.c

@@ -11,6 +11,7 @@ static const cpu_kernel *const custom_kernels[] = {
     &cpu_custom_landmarks_to_transform_matrix_kernel,
     &cpu_custom_transform_tensor_bilinear_kernel,
     &cpu_custom_transform_landmarks_kernel,
+    &cpu_custom_posenet_decoder_kernel,
 };
 
 const cpu_kernel *cpu_custom_kernel_find(const tflaccel_graph_view *graph,
