@@ -22,6 +22,7 @@ tests_cpu_ref_quant_test_cpu_ref_quant_ops_CFLAGS = $(TEST_C_FLAGS)
 tests_cpu_ref_quant_test_cpu_ref_quant_ops_LDADD = $(CPU_REF_QUANT_TEST_LINK)
 
 tests_cpu_ref_quant_test_cpu_ref_quant_binary_exact_SOURCES = tests/cpu_ref_quant/test_binary_exact.c \
+	tests/cpu_ref_quant/binary_cases.h \
 	tests/cpu_ref/op_builder.c tests/cpu_ref/op_builder.h
 tests_cpu_ref_quant_test_cpu_ref_quant_binary_exact_CPPFLAGS = $(TEST_CPP_FLAGS)
 tests_cpu_ref_quant_test_cpu_ref_quant_binary_exact_CFLAGS = $(TEST_C_FLAGS)
