@@ -395,6 +395,44 @@ static void person_detect_graph(test_graph *g, int32_t bias_axis, uint32_t bias_
   params->depthwise_conv_2d.depth_multiplier = 2;
 }
 
+/* TFLite's CONV_2D on uint8 takes a bias scale up to 0.02 output scales away
+ * from input_scale * filter_scale (here 0.001, output scale 0.07: up to
+ * 0.0014 away) and refuses the model beyond. */
+START_TEST(uint8_conv_bias_scale_tolerance) {
+  const float bias_scales[2] = {0.002f, 0.0035f};
+  for (int k = 0; k < 2; k++) {
+    test_graph g;
+    tg_init(&g);
+    const int32_t in_dims[4] = {1, 2, 2, 1}, w_dims[4] = {1, 1, 1, 1}, b_dims[1] = {1};
+    const uint8_t input[4] = {0, 50, 100, 200}, weights[1] = {140};
+    const int32_t bias[1] = {10};
+    uint32_t in = tg_input(&g, U8, 4, in_dims, input);
+    uint32_t w = tg_const(&g, U8, 4, w_dims, weights);
+    uint32_t b = tg_const(&g, I32, 1, b_dims, bias);
+    uint32_t out = tg_tensor(&g, U8, 4, in_dims);
+    tg_quantize(&g, in, 0.05f, 100);
+    tg_quantize(&g, w, 0.02f, 128);
+    tg_quantize(&g, b, bias_scales[k], 0);
+    tg_quantize(&g, out, 0.07f, 10);
+    g.tensors[b].name = "bias";
+    tflaccel_op_params *params = tg_op(&g, TFLACCEL_OP_CONV_2D, 3, (uint32_t[]){in, w, b}, 1, &out);
+    params->conv_2d.padding = TFLACCEL_PADDING_VALID;
+    params->conv_2d.stride_w = params->conv_2d.stride_h = 1;
+    params->conv_2d.dilation_w = params->conv_2d.dilation_h = 1;
+    char reason[TFLACCEL_REASON_SIZE] = "";
+    if (k == 0) {
+      ck_assert_msg(tg_supported(&g, 0, reason), "%s", reason);
+    } else {
+      ck_assert_int_eq(tg_supported(&g, 0, reason), 0);
+      ck_assert_msg(strstr(reason, "tensor 2 (bias): bias scale 0.0035 is 0.0357") == reason &&
+                        strstr(reason, "(TFLite allows 0.02)") != NULL,
+                    "%s", reason);
+    }
+    tg_free(&g);
+  }
+}
+END_TEST
+
 START_TEST(runs_person_detect_bias) {
   test_graph g, reference;
   uint32_t out, reference_out;
@@ -700,6 +738,7 @@ static Suite *quant_ops_suite(void) {
   tcase_add_test(tc, mean_spatial_int8);
   tcase_add_test(tc, pad_and_concatenation);
   tcase_add_test(tc, runs_person_detect_bias);
+  tcase_add_test(tc, uint8_conv_bias_scale_tolerance);
   tcase_add_test(tc, depthwise_int8_multiplier);
   tcase_add_test(tc, requantization_ties);
   tcase_add_test(tc, svdf_state_persists_and_resets);
