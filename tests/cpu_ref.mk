@@ -5,7 +5,8 @@ CPU_REF_TESTS = \
 	tests/cpu_ref/test_cpu_ref_engine \
 	tests/cpu_ref/test_cpu_ref_nn \
 	tests/cpu_ref/test_cpu_ref_elementwise \
-	tests/cpu_ref/test_cpu_ref_movement
+	tests/cpu_ref/test_cpu_ref_movement \
+	tests/cpu_ref/test_cpu_ref_custom_ops
 check_PROGRAMS += $(CPU_REF_TESTS)
 TESTS += $(CPU_REF_TESTS)
 
@@ -31,3 +32,9 @@ tests_cpu_ref_test_cpu_ref_movement_SOURCES = tests/cpu_ref/test_movement.c $(CP
 tests_cpu_ref_test_cpu_ref_movement_CPPFLAGS = $(TEST_CPP_FLAGS)
 tests_cpu_ref_test_cpu_ref_movement_CFLAGS = $(TEST_C_FLAGS)
 tests_cpu_ref_test_cpu_ref_movement_LDADD = $(CPU_REF_TEST_LINK)
+
+tests_cpu_ref_test_cpu_ref_custom_ops_SOURCES = tests/cpu_ref/test_custom_ops.c \
+	tests/support/flexbuffer_vectors.h $(CPU_REF_TEST_SUPPORT)
+tests_cpu_ref_test_cpu_ref_custom_ops_CPPFLAGS = $(TEST_CPP_FLAGS)
+tests_cpu_ref_test_cpu_ref_custom_ops_CFLAGS = $(TEST_C_FLAGS)
+tests_cpu_ref_test_cpu_ref_custom_ops_LDADD = $(CPU_REF_TEST_LINK)

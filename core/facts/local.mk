@@ -15,9 +15,13 @@ core_facts_libtflaccel_facts_la_SOURCES = \
 	core/facts/conv_geometry.h \
 	core/facts/dtype.c \
 	core/facts/dtype.h \
+	core/facts/flexbuffer.c \
+	core/facts/flexbuffer.h \
 	core/facts/half.c \
 	core/facts/half.h \
 	core/facts/op_names.c \
 	core/facts/op_names.h \
+	core/facts/posenet_decoder.c \
+	core/facts/posenet_decoder.h \
 	core/facts/sha256.c \
 	core/facts/sha256.h

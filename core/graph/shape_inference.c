@@ -10,6 +10,7 @@
 
 #include "core/facts/axis.h"
 #include "core/facts/conv_geometry.h"
+#include "core/facts/posenet_decoder.h"
 #include "core/graph/shape_inference.h"
 #include "core/tflite/builtin_options.h"
 #include "core/tflite/flatbuffer.h"
@@ -918,11 +919,31 @@ static tflaccel_status infer_split(shape_context *c) {
   return NULL;
 }
 
+/* PosenetDecoderOp: the converter stores no output shapes; they follow
+ * from max_detections. Options that do not parse leave the shapes as
+ * stored (the kernels then decline the op, naming it). */
+static tflaccel_status infer_posenet_decoder(shape_context *c) {
+  posenet_decoder_options options;
+  if (c->op->output_count != POSENET_OUTPUTS ||
+      !posenet_decoder_options_parse(c->op->custom_options, c->op->custom_options_size, &options))
+    return NULL;
+  for (uint32_t k = 0; k < POSENET_OUTPUTS; ++k) {
+    if (c->op->outputs[k] < 0) continue;
+    dims expected;
+    expected.rank = posenet_decoder_output_shape(&options, k, expected.d);
+    tflaccel_status status = expect_output(c, k, &expected, "max_detections");
+    if (status) return status;
+  }
+  return NULL;
+}
+
 static tflaccel_status infer_op(shape_context *c) {
   const model_op *op = c->op;
   if (op->code == TFLACCEL_OP_CUSTOM) {
     if (op->custom_code && strcmp(op->custom_code, CUSTOM_CODE_TRANSPOSE_CONV_BIAS) == 0)
       return infer_transpose_conv_bias(c);
+    if (op->custom_code && strcmp(op->custom_code, POSENET_DECODER_CUSTOM_CODE) == 0)
+      return infer_posenet_decoder(c);
     return NULL;
   }
   switch (op->code) {

@@ -550,7 +550,15 @@ static tflaccel_status describe_tensor(const tflaccel_compiled_model *compiled, 
                                        tflaccel_tensor_info *info) {
   if (info->struct_size < sizeof *info)
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "tensor info: struct_size too small");
-  return tflaccel_model_tensor_info(compiled->model, tensor, info);
+  tflaccel_status status = tflaccel_model_tensor_info(compiled->model, tensor, info);
+  if (status != NULL) return status;
+  /* The shape the compiled model runs with: shape inference may have given
+   * one the file does not store (a custom op's outputs). */
+  const tflaccel_tensor_desc *desc = &compiled->graph->tensors[tensor];
+  info->rank = desc->rank;
+  info->shape = desc->dims;
+  info->byte_size = desc->byte_size;
+  return NULL;
 }
 
 tflaccel_status tflaccel_compiled_model_input_info(const tflaccel_compiled_model *compiled,

@@ -49,8 +49,13 @@ const cpu_kernel *cpu_generic_kernel_find(const tflaccel_graph_view *graph,
 const cpu_kernel *cpu_quantized_kernel_find(const tflaccel_graph_view *graph,
                                             const tflaccel_op_desc *op);
 
-/* The quantized table first (it claims quantized and recurrent ops), then
- * the generic one. NULL when no kernel exists for this op code and types. */
+/* Kernels for custom ops, by custom_code:
+ * plugins/cpu_ref/kernels/custom_registry.c. */
+const cpu_kernel *cpu_custom_kernel_find(const tflaccel_graph_view *graph,
+                                         const tflaccel_op_desc *op);
+
+/* The custom table (by custom_code), the quantized one (it claims quantized
+ * and recurrent ops), then the generic one. NULL when no kernel exists for this op code and types. */
 const cpu_kernel *cpu_kernel_lookup(const tflaccel_graph_view *graph, const tflaccel_op_desc *op);
 
 #endif

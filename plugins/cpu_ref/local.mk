@@ -61,3 +61,4 @@ plugins_libcpu_ref_la_LDFLAGS = $(PLUGIN_LINK_FLAGS)
 
 # The quantized and recurrent kernels ("quant") append their sources here.
 include $(srcdir)/plugins/cpu_ref/quantized.mk
+include $(srcdir)/plugins/cpu_ref/custom.mk

@@ -81,12 +81,14 @@ const cpu_kernel *cpu_op_kernel(const tflaccel_graph_view *graph, const tflaccel
       return NULL;
     }
   }
-  /* The quantized table first, as cpu_kernel_lookup does; when its kernel
-   * declines (say, a case it leaves to the dtype-generic one), the generic
-   * kernel gets its turn, and the first refusal is the reason given. */
-  const cpu_kernel *candidates[2] = {cpu_quantized_kernel_find(graph, op),
+  /* Custom kernels, then the quantized table, as cpu_kernel_lookup does;
+   * when a kernel declines (say, a case the quantized table leaves to the
+   * dtype-generic one), the next gets its turn, and the first refusal is
+   * the reason given. */
+  const cpu_kernel *candidates[3] = {cpu_custom_kernel_find(graph, op),
+                                     cpu_quantized_kernel_find(graph, op),
                                      cpu_generic_kernel_find(graph, op)};
-  if (candidates[0] == NULL && candidates[1] == NULL) {
+  if (candidates[0] == NULL && candidates[1] == NULL && candidates[2] == NULL) {
     if (op->code == TFLACCEL_OP_CUSTOM)
       cpu_reason(reason, "no cpu_ref kernel for CUSTOM op '%s'",
                  op->custom_code != NULL ? op->custom_code : "");
@@ -111,7 +113,7 @@ const cpu_kernel *cpu_op_kernel(const tflaccel_graph_view *graph, const tflaccel
   char refusal[TFLACCEL_REASON_SIZE];
   refusal[0] = '\0';
   int refused = 0;
-  for (int i = 0; i < 2; i++) {
+  for (int i = 0; i < 3; i++) {
     const cpu_kernel *kernel = candidates[i];
     if (kernel == NULL) continue;
     reason[0] = '\0';

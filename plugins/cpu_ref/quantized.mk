@@ -16,6 +16,8 @@ plugins_libcpu_ref_impl_la_SOURCES += \
 	plugins/cpu_ref/kernels/quantized/fully_connected.c \
 	plugins/cpu_ref/kernels/quantized/add_sub.c \
 	plugins/cpu_ref/kernels/quantized/mul.c \
+	plugins/cpu_ref/kernels/quantized/maximum_minimum.c \
+	plugins/cpu_ref/kernels/quantized/squared_difference.c \
 	plugins/cpu_ref/kernels/quantized/pooling.c \
 	plugins/cpu_ref/kernels/quantized/mean.c \
 	plugins/cpu_ref/kernels/quantized/softmax.c \

@@ -104,7 +104,7 @@ START_TEST(support_reasons) {
   tg_op(&graph, TFLACCEL_OP_CONV_2D, 2, (uint32_t[]){x16, w16}, 1, (uint32_t[]){y16});
   uint32_t x = tg_input(&graph, F32, 4, dims, filter32);
   uint32_t y = tg_tensor(&graph, F32, 4, out_dims);
-  tg_custom_op(&graph, "Landmarks2TransformMatrix", 1, (uint32_t[]){x}, 1, (uint32_t[]){y});
+  tg_custom_op(&graph, "NoSuchCustomOp", 1, (uint32_t[]){x}, 1, (uint32_t[]){y});
   /* A float conv whose filter is not constant. */
   uint32_t w = tg_input(&graph, F32, 4, filter_dims, filter32);
   uint32_t y2 = tg_tensor(&graph, F32, 4, out_dims);
@@ -122,7 +122,7 @@ START_TEST(support_reasons) {
   ck_assert(!tg_supported(&graph, 0, reason));
   ck_assert_str_eq(reason, "cpu_ref has no kernel for op code #3 (CONV_2D) with int16 inputs");
   ck_assert(!tg_supported(&graph, 1, reason));
-  ck_assert_str_eq(reason, "no cpu_ref kernel for CUSTOM op 'Landmarks2TransformMatrix'");
+  ck_assert_str_eq(reason, "no cpu_ref kernel for CUSTOM op 'NoSuchCustomOp'");
   ck_assert(!tg_supported(&graph, 2, reason));
   ck_assert_str_eq(reason, "CONV_2D: the filter must be a constant tensor");
   ck_assert(!tg_supported(&graph, 3, reason));
@@ -245,7 +245,7 @@ START_TEST(compile_errors) {
   uint32_t t1 = tg_tensor(&graph, F32, 1, dims);
   uint32_t t2 = tg_tensor(&graph, F32, 1, dims);
   tg_op(&graph, TFLACCEL_OP_NEG, 1, (uint32_t[]){tx}, 1, (uint32_t[]){t1});
-  tg_custom_op(&graph, "PosenetDecoderOp", 1, (uint32_t[]){t1}, 1, (uint32_t[]){t2});
+  tg_custom_op(&graph, "NoSuchCustomOp", 1, (uint32_t[]){t1}, 1, (uint32_t[]){t2});
   test_plugin plugin;
   tp_open(&plugin);
   const tflaccel_device_vtable *vt = plugin.device->vtable;
@@ -257,8 +257,8 @@ START_TEST(compile_errors) {
   tflaccel_status status = vt->compile(plugin.device, &view, &partition, NULL, &executable);
   ck_assert_int_eq(tflaccel_status_code_of(status), TFLACCEL_UNSUPPORTED);
   ck_assert_str_eq(tflaccel_status_message(status),
-                   "cpu_ref cannot run op #1 (PosenetDecoderOp): no cpu_ref kernel for CUSTOM op "
-                   "'PosenetDecoderOp'");
+                   "cpu_ref cannot run op #1 (NoSuchCustomOp): no cpu_ref kernel for CUSTOM op "
+                   "'NoSuchCustomOp'");
   ck_assert_ptr_null(executable);
   tflaccel_status_free(status);
   /* A tensor read with no source: op 0 alone, without its input listed. */

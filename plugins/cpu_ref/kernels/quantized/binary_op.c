@@ -5,6 +5,12 @@
 #include "plugins/cpu_ref/kernels/quantized/fixed_point.h"
 
 int q_binary_check(const tflaccel_graph_view *graph, const tflaccel_op_desc *op, char *reason) {
+  if (!q_binary_check_operands(graph, op, reason)) return 0;
+  return q_check_fused_activation(op->params->arithmetic.fused_activation, reason);
+}
+
+int q_binary_check_operands(const tflaccel_graph_view *graph, const tflaccel_op_desc *op,
+                            char *reason) {
   if (!q_check_op_quantization(graph, op, reason)) return 0;
   const tflaccel_tensor_desc *input1 = q_input(graph, op, 0);
   if (input1 == NULL) return q_reason(reason, "input 0 is missing");
@@ -15,8 +21,7 @@ int q_binary_check(const tflaccel_graph_view *graph, const tflaccel_op_desc *op,
       !q_check_per_tensor(graph, op, 0, 1, input1->dtype, reason) ||
       !q_check_per_tensor(graph, op, 1, 0, input1->dtype, reason))
     return 0;
-  if (!q_broadcast_check(graph, op, reason)) return 0;
-  return q_check_fused_activation(op->params->arithmetic.fused_activation, reason);
+  return q_broadcast_check(graph, op, reason);
 }
 
 tflaccel_status q_binary_op_data_create(const cpu_op_context *context, size_t size,
@@ -33,6 +38,8 @@ tflaccel_status q_binary_op_data_create(const cpu_op_context *context, size_t si
   binary->output_offset = q_zero_point(output);
   int32_t dtype_min, dtype_max;
   q_dtype_range(output->dtype, &dtype_min, &dtype_max);
+  /* Ops without options (MAXIMUM, SQUARED_DIFFERENCE...) have zeroed params:
+   * no activation, the dtype's range. */
   q_activation_range(context->op->params->arithmetic.fused_activation, q_scale(output),
                      binary->output_offset, dtype_min, dtype_max, &binary->act_min,
                      &binary->act_max);

@@ -1,8 +1,8 @@
-/* What the quantized elementwise ops of two broadcast inputs share, ADD, SUB
- * and MUL on uint8/int8 tensors: their checks, the inputs' offsets and the
- * output's zero point, the clamp of the fused activation, and the walk over
- * the broadcast output that computes each element with the op's own
- * arithmetic. */
+/* What the quantized elementwise ops of two broadcast inputs share (ADD,
+ * SUB, MUL, MAXIMUM, MINIMUM, SQUARED_DIFFERENCE on uint8/int8 tensors):
+ * their checks, the inputs' offsets and the output's zero point, the clamp
+ * of the fused activation, and the walk over the broadcast output that
+ * computes each element with the op's own arithmetic. */
 #ifndef TFLACCEL_CPU_REF_QUANT_BINARY_OP_H
 #define TFLACCEL_CPU_REF_QUANT_BINARY_OP_H
 
@@ -24,6 +24,9 @@ typedef struct q_binary_op {
  * are uint8 or int8 of one dtype, quantized per tensor; the shapes broadcast;
  * the fused activation (arithmetic params) is one quantized outputs take. */
 int q_binary_check(const tflaccel_graph_view *graph, const tflaccel_op_desc *op, char *reason);
+/* The same without the fused activation: for ops that have no options. */
+int q_binary_check_operands(const tflaccel_graph_view *graph, const tflaccel_op_desc *op,
+                            char *reason);
 /* Prepared data of an op: `size` bytes, zeroed, that begin with a
  * q_binary_op, filled from the op's tensors and its arithmetic params. */
 tflaccel_status q_binary_op_data_create(const cpu_op_context *context, size_t size,

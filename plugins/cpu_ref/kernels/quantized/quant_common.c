@@ -190,8 +190,13 @@ int q_check_quantization_valid(const tflaccel_graph_view *graph, uint32_t tensor
 
 int q_check_op_quantization(const tflaccel_graph_view *graph, const tflaccel_op_desc *op,
                             char *reason) {
+  return q_check_op_quantization_except(graph, op, UINT32_MAX, reason);
+}
+
+int q_check_op_quantization_except(const tflaccel_graph_view *graph, const tflaccel_op_desc *op,
+                                   uint32_t skipped_slot, char *reason) {
   for (uint32_t i = 0; i < op->input_count; i++)
-    if (!q_check_quantization_valid(graph, op->inputs[i], reason)) return 0;
+    if (i != skipped_slot && !q_check_quantization_valid(graph, op->inputs[i], reason)) return 0;
   for (uint32_t i = 0; i < op->output_count; i++)
     if (!q_check_quantization_valid(graph, op->outputs[i], reason)) return 0;
   for (uint32_t i = 0; i < op->intermediate_count; i++)
@@ -257,6 +262,9 @@ const char *q_op_name(int32_t code) {
   case TFLACCEL_OP_LSTM: return "LSTM";
   case TFLACCEL_OP_MAX_POOL_2D: return "MAX_POOL_2D";
   case TFLACCEL_OP_MUL: return "MUL";
+  case TFLACCEL_OP_MAXIMUM: return "MAXIMUM";
+  case TFLACCEL_OP_MINIMUM: return "MINIMUM";
+  case TFLACCEL_OP_SQUARED_DIFFERENCE: return "SQUARED_DIFFERENCE";
   case TFLACCEL_OP_RELU: return "RELU";
   case TFLACCEL_OP_RELU_N1_TO_1: return "RELU_N1_TO_1";
   case TFLACCEL_OP_RELU6: return "RELU6";
@@ -412,6 +420,18 @@ int q_check_bias(const tflaccel_graph_view *graph, const tflaccel_op_desc *op, u
   if (q_element_count(bias) != channels)
     return q_tensor_reason(reason, graph, index, "bias has %lld elements for %d channels",
                            (long long)q_element_count(bias), channels);
+  const tflaccel_quantization *quant = &bias->quantization;
+  if (quant->count == 0) return 1;
+  if (bias->rank > 1) return q_check_quantization_valid(graph, index, reason);
+  if (quant->scales == NULL || quant->zero_points == NULL)
+    return q_tensor_reason(reason, graph, index, "quantization without scales or zero points");
+  for (uint32_t i = 0; i < quant->count; i++)
+    if (!isfinite(quant->scales[i]) || !(quant->scales[i] > 0.0f))
+      return q_tensor_reason(reason, graph, index, "scale %u (%g) is not a positive number", i,
+                             (double)quant->scales[i]);
+  if (quant->count != 1 && (int64_t)quant->count != channels)
+    return q_tensor_reason(reason, graph, index, "%u bias scales for %d channels (need 1 or %d)",
+                           quant->count, channels, channels);
   return 1;
 }
 

@@ -52,6 +52,10 @@ int q_check_quantization_valid(const tflaccel_graph_view *graph, uint32_t tensor
 /* The same for every tensor an op touches (inputs, outputs, intermediates). */
 int q_check_op_quantization(const tflaccel_graph_view *graph, const tflaccel_op_desc *op,
                             char *reason);
+/* The same but for input slot `skipped_slot`, which the caller checks its own
+ * way (a convolution's bias: see q_check_bias). */
+int q_check_op_quantization_except(const tflaccel_graph_view *graph, const tflaccel_op_desc *op,
+                                   uint32_t skipped_slot, char *reason);
 
 /* Checks that slot exists, has dtype `dtype` (or any integer dtype when
  * dtype < 0) and per-tensor quantization (a single scale) with a positive scale. */
@@ -103,7 +107,11 @@ void q_broadcast_for_each_row(const q_broadcast *broadcast, q_broadcast_row_fn f
  * output channel along `channel_axis` (int8 only, zero points 0). */
 int q_check_filter(const tflaccel_graph_view *graph, const tflaccel_op_desc *op, uint32_t slot,
                    int32_t input_dtype, uint32_t channel_axis, int32_t channels, char *reason);
-/* Optional int32 bias in input slot `slot`: absent, or constant [channels]. */
+/* Optional int32 bias in input slot `slot`: absent, or constant [channels].
+ * Its quantization is metadata no kernel reads (the accumulator's scale is
+ * input_scale * filter_scale), so a 1-D bias may name any quantized_dimension
+ * (TFLite Micro's converter wrote 3 into tflm__person_detect's biases; TFLite
+ * Micro runs it): scales must be positive and number 1 or `channels`. */
 int q_check_bias(const tflaccel_graph_view *graph, const tflaccel_op_desc *op, uint32_t slot,
                  int32_t channels, char *reason);
 /* Per-output-channel requantization of a convolution: the real multiplier

@@ -3,13 +3,15 @@
 #include "core/facts/conv_geometry.h"
 #include "plugins/cpu_ref/kernels/quantized/weighted_op.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "plugins/cpu_ref/kernels/quantized/quant_common.h"
 
 int q_weighted_check_activations(const tflaccel_graph_view *graph, const tflaccel_op_desc *op,
                                  char *reason) {
-  if (!q_check_op_quantization(graph, op, reason)) return 0;
+  /* The bias (slot 2) is checked by q_check_bias. */
+  if (!q_check_op_quantization_except(graph, op, 2, reason)) return 0;
   const tflaccel_tensor_desc *input = q_input(graph, op, 0);
   if (input == NULL) return q_reason(reason, "input 0 is missing");
   if (input->dtype != TFLACCEL_DTYPE_UINT8 && input->dtype != TFLACCEL_DTYPE_INT8)
@@ -19,11 +21,33 @@ int q_weighted_check_activations(const tflaccel_graph_view *graph, const tflacce
   return q_check_per_tensor(graph, op, 1, 0, input->dtype, reason);
 }
 
+/* TFLite's GetQuantizedConvolutionMultipler, which CONV_2D and
+ * DEPTHWISE_CONV_2D run on uint8 inputs: the bias's (first) scale may differ
+ * from input_scale * filter_scale (that product in float) by at most 0.02
+ * of the output scale, since the kernels use the product and a bias off by
+ * more would shift the output. TFLite refuses the model otherwise. */
+static int check_bias_scale(const tflaccel_graph_view *graph, const tflaccel_op_desc *op,
+                            char *reason) {
+  const tflaccel_tensor_desc *input = q_input(graph, op, 0), *bias = q_input(graph, op, 2);
+  if ((op->code != TFLACCEL_OP_CONV_2D && op->code != TFLACCEL_OP_DEPTHWISE_CONV_2D) ||
+      input->dtype != TFLACCEL_DTYPE_UINT8 || bias == NULL || bias->quantization.count == 0)
+    return 1;
+  const double input_product_scale = (double)(q_scale(input) * q_scale(q_input(graph, op, 1)));
+  const double difference = fabs(input_product_scale - (double)q_scale(bias));
+  const double output_scale = (double)q_scale(q_output(graph, op, 0));
+  if (difference / output_scale <= 0.02) return 1;
+  return q_tensor_reason(reason, graph, q_input_index(op, 2),
+                         "bias scale %g is %g output scales from input scale x filter scale %g "
+                         "(TFLite allows 0.02)",
+                         (double)q_scale(bias), difference / output_scale, input_product_scale);
+}
+
 int q_weighted_check_operands(const tflaccel_graph_view *graph, const tflaccel_op_desc *op,
                               uint32_t channel_axis, int32_t channels, char *reason) {
   const int32_t input_dtype = q_input(graph, op, 0)->dtype;
   if (!q_check_filter(graph, op, 1, input_dtype, channel_axis, channels, reason)) return 0;
-  return q_check_bias(graph, op, 2, channels, reason);
+  if (!q_check_bias(graph, op, 2, channels, reason)) return 0;
+  return check_bias_scale(graph, op, reason);
 }
 
 void q_weighted_op_data_release(const tflaccel_host_services *host, void *op_data) {
