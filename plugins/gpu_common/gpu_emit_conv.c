@@ -11,11 +11,10 @@
 #include "plugins/gpu_common/gpu_emit.h"
 #include "plugins/gpu_common/gpu_emit_conv.h"
 #include "plugins/gpu_common/gpu_op_math.h"
+#include "plugins/gpu_common/gpu_quant.h"
 
 float lower_read_float(const tflaccel_tensor_desc *tensor, int64_t index) {
-  float value;
-  memcpy(&value, (const char *)tensor->data + index * 4, 4);
-  return value;
+  return gpu_constant_value(tensor, index); /* quantized weights dequantized */
 }
 
 /* Packs weights given as w(o, ky, kx, i) = source[((o * KH + ky) * KW + kx)
