@@ -4,6 +4,7 @@ CONFORMANCE_SOURCES = \
 	tests/conformance/test_conformance.c \
 	tests/conformance/conformance_cases.c \
 	tests/conformance/conformance_cases.h \
+	tests/conformance/conformance_quant_cases.c \
 	tests/conformance/conformance_graph.c \
 	tests/conformance/conformance_graph.h \
 	tests/conformance/conformance_runner.c \
