@@ -13,8 +13,11 @@ A run passes when every integer output has >= 99% of its elements within
 quantized models meet expected.json's rtol and index outputs its
 min_identical_fraction. "full" says whether every op ran on the accelerator
 (`--require_full_delegation`); runs that are not full are measured with the
-ops the accelerator declines on cpu_ref. Exits 1 when any run fails or does
-not run. Needs only python3 and an installed or built tflaccel.
+ops the accelerator declines on cpu_ref. "vs cpu_ref" is the largest
+difference from cpu_ref's own run (LSB, or fraction of scale for float
+outputs), which tells the float view's error from that of the ops cpu_ref
+runs. Exits 1 when any run fails or does not run. Needs only python3 and an
+installed or built tflaccel.
 """
 import argparse
 import importlib.util
@@ -87,6 +90,13 @@ def measure(output, ours, ref, precision):
     return passed, "; ".join(texts)
 
 
+def largest_difference(output, ours, base):
+    if output["dtype"] in INTEGER_DTYPES or output["dtype"] == "int64":
+        return str(max((abs(int(a) - int(b)) for a, b in zip(ours, base)), default=0))
+    scale = max(1.0, max((abs(v) for v in base), default=0.0))
+    return f"{max((abs(a - b) for a, b in zip(ours, base)), default=0.0) / scale:.1e}"
+
+
 def run_model(tflaccel, model, accelerator, precision, out, full):
     command = [tflaccel, "run", model, "--accelerator", accelerator, "--precision", precision,
                "--output-dir", out]
@@ -107,13 +117,16 @@ def main():
         expected = json.load(f)
     names = args.models or quantized_models(args.model_dir, expected)
     failures = 0
-    print("| model | accelerator | precision | full | result | output: distribution |")
-    print("|---|---|---|---|---|---|")
+    print("| model | accelerator | precision | full | result | output: distribution vs TFLite "
+          "| vs cpu_ref |")
+    print("|---|---|---|---|---|---|---|")
     for name in names:
         entry = expected.get(name)
         if entry is None:
             sys.exit(f"quantized-fidelity.py: {name} has no entry in expected.json")
         model = os.path.join(args.model_dir, name + ".tflite")
+        base_dir = tempfile.TemporaryDirectory()
+        base = run_model(args.tflaccel, model, "cpu_ref", "fp32", base_dir.name, False)
         for accelerator in args.accelerators.split(","):
             for precision in args.precisions.split(","):
                 with tempfile.TemporaryDirectory() as out:
@@ -129,6 +142,7 @@ def main():
                         failures += 1
                         continue
                     results = []
+                    versus = []
                     for o in entry["outputs"]:
                         ours = read_values(os.path.join(out, o["file"]), o["dtype"])
                         ref = read_values(os.path.join(args.model_dir, "ref", name, o["file"]),
@@ -137,11 +151,19 @@ def main():
                             results.append((False, f"{len(ours)} values, reference {len(ref)}"))
                         else:
                             results.append(measure(o, ours, ref, precision))
+                        base_path = os.path.join(base_dir.name, o["file"])
+                        if base.returncode == 0 and os.path.isfile(base_path):
+                            versus.append(largest_difference(
+                                o, ours, read_values(base_path, o["dtype"])))
+                        else:
+                            versus.append("-")
                 passed = all(r[0] for r in results)
                 text = " / ".join(f"{o['index']}: {r[1]}" for o, r in zip(entry["outputs"], results))
                 print(f"| {name} | {accelerator} | {precision} | {full} | "
-                      f"{'pass' if passed else 'FAIL'} | {text} |", flush=True)
+                      f"{'pass' if passed else 'FAIL'} | {text} | {' / '.join(versus)} |",
+                      flush=True)
                 failures += not passed
+        base_dir.cleanup()
     print(f"\n{failures} of the runs above failed or did not run")
     return 1 if failures else 0
 
