@@ -153,7 +153,15 @@ void finish_slice(__global const int *P, TENSOR_ARGS, int b, int y, int x, int s
       /* The float view of a quantized tensor: onto its integer grid, in
        * float32 whatever the storage (round: half away from zero). */
       float scale = as_float(q[8]), zero = (float)q[9];
-      float4 g = round(convert_float4(v) / scale) + zero;
+      float4 g;
+      if (q[1]) {
+        /* In the integers, as pooling and resize average them; near-ties
+         * (GPU_GRID_TIE_SLACK) as ties. */
+        float4 u = convert_float4(v) / scale + zero;
+        g = copysign(floor(fabs(u) + 0.5f + 1.0f / 1024.0f), u);
+      } else {
+        g = round(convert_float4(v) / scale) + zero;
+      }
       g = fmin(fmax(g, (float4)((float)q[10])), (float4)((float)q[11]));
       v = TO_FLT4((g - zero) * scale);
     } else {

@@ -258,8 +258,16 @@ vec4 round_half_away4(vec4 value) {
 /* The float view of a quantized tensor (POST_QUANTIZE, gpu_quant.h): v
  * onto the integer grid of scale, zero, qmin, qmax, in float32 whatever
  * the storage. */
-vec4 onto_grid(vec4 v, float scale, float zero, float qmin, float qmax) {
-  vec4 g = clamp(round_half_away4(v / scale) + zero, vec4(qmin), vec4(qmax));
+vec4 onto_grid(vec4 v, float scale, float zero, float qmin, float qmax, bool in_integers) {
+  vec4 g;
+  if (in_integers) {
+    /* As pooling and resize average integers; near-ties (GPU_GRID_TIE_SLACK) as ties. */
+    vec4 u = v / scale + zero;
+    g = sign(u) * floor(abs(u) + 0.5 + 1.0 / 1024.0);
+  } else {
+    g = round_half_away4(v / scale) + zero;
+  }
+  g = clamp(g, vec4(qmin), vec4(qmax));
   return (g - zero) * scale;
 }
 
@@ -312,7 +320,7 @@ FLT4 posted_slice(int b, int y, int x, int s, FLT4 computed) {
       v = apply_unary(PA(q + 1), v, intBitsToFloat(PA(q + 8)));
     } else if (type == POST_QUANTIZE) {
       v = FLT4(onto_grid(vec4(v), intBitsToFloat(PA(q + 8)), float(PA(q + 9)),
-                         float(PA(q + 10)), float(PA(q + 11))));
+                         float(PA(q + 10)), float(PA(q + 11)), PA(q + 1) != 0));
     } else {
       FLT4 o = read_operand(q + 3, PA(q + 2), b, y, x, s);
       if (type == POST_BINARY)

@@ -11,11 +11,25 @@ int lower_needs_grid(const gpu_lowering *lw, uint32_t tensor) {
   return gpu_is_quantized_activation(&lw->graph->tensors[tensor]);
 }
 
-static void grid_post(const tflaccel_tensor_desc *desc, int32_t post[GPU_POST_SIZE]) {
+/* Whether the op of the partition that computes tensor averages integers
+ * in TFLite's integer kernels (rounding q, not q - zero point): pooling
+ * and bilinear resize. */
+static int rounds_in_integers(const gpu_lowering *lw, uint32_t tensor) {
+  for (uint32_t p = 0; p < lw->partition->op_count; ++p) {
+    const tflaccel_op_desc *op = lower_op(lw, p);
+    if (op->output_count < 1 || op->outputs[0] != tensor) continue;
+    return op->code == TFLACCEL_OP_AVERAGE_POOL_2D || op->code == TFLACCEL_OP_RESIZE_BILINEAR;
+  }
+  return 0;
+}
+
+static void grid_post(const gpu_lowering *lw, uint32_t tensor, int32_t post[GPU_POST_SIZE]) {
+  const tflaccel_tensor_desc *desc = &lw->graph->tensors[tensor];
   int32_t qmin = 0, qmax = 0;
   gpu_quant_range(desc->dtype, &qmin, &qmax);
   for (int i = 0; i < GPU_POST_SIZE; ++i) post[i] = 0;
   post[0] = GPU_POST_QUANTIZE;
+  post[1] = rounds_in_integers(lw, tensor);
   post[8] = gpu_float_bits(desc->quantization.scales[0]);
   post[9] = desc->quantization.zero_points[0];
   post[10] = qmin;
@@ -24,7 +38,7 @@ static void grid_post(const tflaccel_tensor_desc *desc, int32_t post[GPU_POST_SI
 
 int lower_add_grid_post(gpu_lowering *lw, uint32_t dispatch, uint32_t tensor) {
   int32_t post[GPU_POST_SIZE];
-  grid_post(&lw->graph->tensors[tensor], post);
+  grid_post(lw, tensor, post);
   if (!lower_add_post(lw, dispatch, post)) return 0;
   lw->tensors[tensor].on_grid = 1;
   return 1;

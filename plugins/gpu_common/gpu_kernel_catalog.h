@@ -26,7 +26,10 @@
  *   bounds, leaky alpha), [10] 1 when the tensor is the left operand.
  * A GPU_POST_QUANTIZE post-op (the float view of a quantized tensor,
  * gpu_quant.h) rounds the value to its tensor's integer grid: [8] scale
- * float bits, [9] zero point, [10] qmin, [11] qmax. */
+ * float bits, [9] zero point, [10] qmin, [11] qmax; [1] 0 rounds x / scale
+ * half away from zero (TFLite's requantization), 1 rounds x / scale +
+ * zero point half away from zero, ties within GPU_GRID_TIE_SLACK (the
+ * integer kernels that average integers: pooling, bilinear resize). */
 #ifndef TFLACCEL_GPU_COMMON_GPU_KERNEL_CATALOG_H
 #define TFLACCEL_GPU_COMMON_GPU_KERNEL_CATALOG_H
 
@@ -51,6 +54,12 @@ typedef enum gpu_post_type {
   GPU_POST_PRELU = 4,
   GPU_POST_QUANTIZE = 5, /* x -> (clamp(round(x / scale) + zp, qmin, qmax) - zp) * scale */
 } gpu_post_type;
+
+/* How near (in LSB) to a half an averaged value rounds as a tie: the float
+ * view's error in x / scale, far below it, must not decide a tie that the
+ * integer kernel computes exactly. Kept in kernels/cl/common.cl and
+ * kernels/glsl/common.glsl as 1/1024. */
+#define GPU_GRID_TIE_SLACK (1.0f / 1024.0f)
 
 /* What the dense side of the layout conversions (TO_SLICES, FROM_SLICES)
  * holds, their parameter [0]; the integer kinds are (de)quantized with
