@@ -62,6 +62,7 @@
 #define POST_UNARY 2
 #define POST_BINARY 3
 #define POST_PRELU 4
+#define POST_QUANTIZE 5
 
 #define KERNEL_ARGS                                                                      \
   __global const int *params, int base, __global STORAGE *t0, __global STORAGE *t1,       \
@@ -148,6 +149,21 @@ void finish_slice(__global const int *P, TENSOR_ARGS, int b, int y, int x, int s
       v = fmin(fmax(v, F4(as_float(q[8]))), F4(as_float(q[9])));
     } else if (type == POST_UNARY) {
       v = apply_unary(q[1], v, as_float(q[8]));
+    } else if (type == POST_QUANTIZE) {
+      /* The float view of a quantized tensor: onto its integer grid, in
+       * float32 whatever the storage (round: half away from zero). */
+      float scale = as_float(q[8]), zero = (float)q[9];
+      float4 g;
+      if (q[1]) {
+        /* In the integers, as pooling and resize average them; near-ties
+         * (GPU_GRID_TIE_SLACK) as ties. */
+        float4 u = convert_float4(v) / scale + zero;
+        g = copysign(floor(fabs(u) + 0.5f + 1.0f / 1024.0f), u);
+      } else {
+        g = round(convert_float4(v) / scale) + zero;
+      }
+      g = fmin(fmax(g, (float4)((float)q[10])), (float4)((float)q[11]));
+      v = TO_FLT4((g - zero) * scale);
     } else {
       FLT4 o = read_operand(q + 3, slot_pointer(q[2], TENSORS), b, y, x, s);
       if (type == POST_BINARY)

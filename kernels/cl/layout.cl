@@ -1,5 +1,28 @@
 /* Conversions between the dense NHWC tensors the core hands over (float32,
- * or bool as bytes) and the slice layout. Their dense offsets are bytes. */
+ * bool as bytes, or the integers of a quantized tensor) and the slice
+ * layout. Their dense offsets are bytes. K[0] is the dense kind
+ * (gpu_dense_kind: 0 float32, 1 bool, 2 uint8, 3 int8, 4 int16); the
+ * integer kinds carry K[1] scale bits, K[2] zero point, K[3] qmin, K[4]
+ * qmax. This is the float view's edge: a quantized partition input is
+ * dequantized here, a quantized output quantized here, on the GPU. */
+
+/* Element at of a dense tensor of kind K[0], as a real value. */
+float dense_value(__global const int *K, __global const uchar *bytes, int at) {
+  switch (K[0]) {
+  case 1: return (float)(bytes[at] != 0);
+  case 2: return (float)((int)bytes[at] - K[2]) * as_float(K[1]);
+  case 3: return (float)((int)((__global const char *)bytes)[at] - K[2]) * as_float(K[1]);
+  case 4: return (float)((int)((__global const short *)bytes)[at] - K[2]) * as_float(K[1]);
+  default: return ((__global const float *)bytes)[at];
+  }
+}
+
+/* The integer of real value x on the grid K[1..5): TFLite's quantization,
+ * round half away from zero (OpenCL's round), then clamp. */
+int quantize_value(__global const int *K, float x) {
+  float q = round(x / as_float(K[1])) + (float)K[2];
+  return (int)fmin(fmax(q, (float)K[3]), (float)K[4]);
+}
 
 __global const uchar *dense_bytes(__global STORAGE *t, int byte_offset) {
   return (__global const uchar *)t + byte_offset;
@@ -14,16 +37,13 @@ __kernel void gpu_to_slices(KERNEL_ARGS) {
   int channels = P[P_OUT_C];
   int first = ((b * P[P_OUT_H] + y) * P[P_OUT_W] + x) * channels;
   __global const uchar *bytes = dense_bytes(t1, P[1]);
-  __global const float *floats = (__global const float *)bytes;
   FLT4 v = F4(0);
-  for (int i = 0; i < 4 && s * 4 + i < channels; ++i) {
-    int at = first + s * 4 + i;
-    v = with_lane(v, i, K[0] ? (FLT)(bytes[at] != 0) : (FLT)floats[at]);
-  }
+  for (int i = 0; i < 4 && s * 4 + i < channels; ++i)
+    v = with_lane(v, i, (FLT)dense_value(K, bytes, first + s * 4 + i));
   STORE4(t0, ((b * P[P_OUT_H] + y) * P[P_OUT_W] + x) * P[P_OUT_S] + s, v);
 }
 
-/* t0 (dense) <- t1 (slices), over (x, b * H + y, c); K[0] 1 for bool. */
+/* t0 (dense of kind K[0]) <- t1 (slices), over (x, b * H + y, c). */
 __kernel void gpu_from_slices(KERNEL_ARGS) {
   __global const int *P = params + base;
   __global const int *K = P + P_KERNEL;
@@ -34,8 +54,12 @@ __kernel void gpu_from_slices(KERNEL_ARGS) {
   int pixel = by * P[P_OUT_W] + x;
   FLT value = load_channel(t1, pixel * P[P_OUT_S], c);
   __global uchar *bytes = (__global uchar *)t0 + P[0];
-  if (K[0])
-    bytes[pixel * channels + c] = value != (FLT)0;
-  else
-    ((__global float *)bytes)[pixel * channels + c] = (float)value;
+  int at = pixel * channels + c;
+  switch (K[0]) {
+  case 1: bytes[at] = value != (FLT)0; break;
+  case 2: bytes[at] = (uchar)quantize_value(K, (float)value); break;
+  case 3: ((__global char *)bytes)[at] = (char)quantize_value(K, (float)value); break;
+  case 4: ((__global short *)bytes)[at] = (short)quantize_value(K, (float)value); break;
+  default: ((__global float *)bytes)[at] = (float)value;
+  }
 }

@@ -70,6 +70,7 @@ const int POST_CLAMP = 1;
 const int POST_UNARY = 2;
 const int POST_BINARY = 3;
 const int POST_PRELU = 4;
+const int POST_QUANTIZE = 5;
 
 layout(std430, binding = 0) readonly buffer Params {
   int p[];
@@ -249,6 +250,27 @@ float round_half_away(float value) {
   return whole;
 }
 
+vec4 round_half_away4(vec4 value) {
+  vec4 whole = trunc(value);
+  return whole + sign(value) * step(vec4(0.5), abs(value - whole));
+}
+
+/* The float view of a quantized tensor (POST_QUANTIZE, gpu_quant.h): v
+ * onto the integer grid of scale, zero, qmin, qmax, in float32 whatever
+ * the storage. */
+vec4 onto_grid(vec4 v, float scale, float zero, float qmin, float qmax, bool in_integers) {
+  vec4 g;
+  if (in_integers) {
+    /* As pooling and resize average integers; near-ties (GPU_GRID_TIE_SLACK) as ties. */
+    vec4 u = v / scale + zero;
+    g = sign(u) * floor(abs(u) + 0.5 + 1.0 / 1024.0);
+  } else {
+    g = round_half_away4(v / scale) + zero;
+  }
+  g = clamp(g, vec4(qmin), vec4(qmax));
+  return (g - zero) * scale;
+}
+
 /* ---- post-ops and the stored slice ---- */
 
 /* A tensor read at output coordinates: PA(d..d+4) hold its slice strides
@@ -296,6 +318,9 @@ FLT4 posted_slice(int b, int y, int x, int s, FLT4 computed) {
       v = min(max(v, FLT4(intBitsToFloat(PA(q + 8)))), FLT4(intBitsToFloat(PA(q + 9))));
     } else if (type == POST_UNARY) {
       v = apply_unary(PA(q + 1), v, intBitsToFloat(PA(q + 8)));
+    } else if (type == POST_QUANTIZE) {
+      v = FLT4(onto_grid(vec4(v), intBitsToFloat(PA(q + 8)), float(PA(q + 9)),
+                         float(PA(q + 10)), float(PA(q + 11)), PA(q + 1) != 0));
     } else {
       FLT4 o = read_operand(q + 3, PA(q + 2), b, y, x, s);
       if (type == POST_BINARY)

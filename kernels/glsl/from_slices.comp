@@ -1,12 +1,17 @@
-/* t0 (dense float32, or bool bytes when K(0) is 1, from the byte offset
- * P(0)) <- t1 (slices), over (x, b * H + y, c). */
+/* t0 (dense of kind K(0), gpu_dense_kind: 0 float32, 1 bool bytes,
+ * 2 uint8, 3 int8, 4 int16, from the byte offset P(0)) <- t1 (slices), over
+ * (x, b * H + y, c). The integer kinds are a quantized partition output,
+ * quantized here to the grid K(1) scale bits, K(2) zero point, K(3) qmin,
+ * K(4) qmax (kernels/cl/layout.cl's twin). */
 
-/* Byte at of t0: its word's other bytes may belong to other work items (or
- * lie outside the tensor), so it is changed atomically. */
-void store_dense_byte(int at, uint value) {
+/* The `bits` bits (8 or 16) at byte `at`: their word's other bytes may
+ * belong to other work items (or lie outside the tensor), so it is changed
+ * atomically. */
+void store_dense_bits(int at, int bits, uint value) {
   uint shift = uint(at & 3) * 8u;
-  atomicAnd(w0.words[at >> 2], ~(0xFFu << shift));
-  atomicOr(w0.words[at >> 2], value << shift);
+  uint mask = bits == 8 ? 0xFFu : 0xFFFFu;
+  atomicAnd(w0.words[at >> 2], ~(mask << shift));
+  atomicOr(w0.words[at >> 2], (value & mask) << shift);
 }
 
 void main() {
@@ -17,9 +22,18 @@ void main() {
   if (x >= P(P_OUT_W) || by >= P(P_OUT_B) * P(P_OUT_H) || c >= channels) return;
   int pixel = by * P(P_OUT_W) + x;
   FLT value = load_channel(1, pixel * P(P_OUT_S), c);
-  int byte_offset = P(0);
-  if (K(0) != 0)
-    store_dense_byte(byte_offset + pixel * channels + c, value != FLT(0) ? 1u : 0u);
-  else
-    w0.words[(byte_offset >> 2) + pixel * channels + c] = floatBitsToUint(float(value));
+  int byte_offset = P(0), at = pixel * channels + c, kind = K(0);
+  if (kind == 0) {
+    w0.words[(byte_offset >> 2) + at] = floatBitsToUint(float(value));
+  } else if (kind == 1) {
+    store_dense_bits(byte_offset + at, 8, value != FLT(0) ? 1u : 0u);
+  } else {
+    /* TFLite's quantization: round half away from zero, then clamp. */
+    float q = round_half_away(float(value) / intBitsToFloat(K(1))) + float(K(2));
+    uint bits = uint(int(clamp(q, float(K(3)), float(K(4)))));
+    if (kind == 4)
+      store_dense_bits(byte_offset + 2 * at, 16, bits);
+    else
+      store_dense_bits(byte_offset + at, 8, bits);
+  }
 }

@@ -1,7 +1,26 @@
-/* t0 (slices) <- t1 (dense float32, or bool bytes when K(0) is 1), read
- * as words from the byte offset P(1). */
+/* t0 (slices) <- t1 (dense of kind K(0), gpu_dense_kind: 0 float32,
+ * 1 bool bytes, 2 uint8, 3 int8, 4 int16), read as 32-bit words from the
+ * byte offset P(1): bytes four to a word, int16 two. The integer kinds are
+ * a quantized partition input, dequantized here with K(1) scale bits and
+ * K(2) zero point (the float view's edge, kernels/cl/layout.cl's twin). */
 
-uint dense_byte(int at) { return (w1.words[at >> 2] >> (uint(at & 3) * 8u)) & 0xFFu; }
+/* The integer of `bits` bits (8 or 16) at byte `at`, sign-extended when
+ * signed. */
+int dense_integer(int at, int bits, bool is_signed) {
+  uint word = w1.words[at >> 2];
+  int shift = (at & 3) * 8;
+  return is_signed ? bitfieldExtract(int(word), shift, bits)
+                   : int(bitfieldExtract(word, shift, bits));
+}
+
+float dense_value(int byte_offset, int at) {
+  int kind = K(0);
+  if (kind == 0) return uintBitsToFloat(w1.words[(byte_offset >> 2) + at]);
+  if (kind == 1) return dense_integer(byte_offset + at, 8, false) != 0 ? 1.0 : 0.0;
+  int q = kind == 4 ? dense_integer(byte_offset + 2 * at, 16, true)
+                    : dense_integer(byte_offset + at, 8, kind == 3);
+  return float(q - K(2)) * intBitsToFloat(K(1));
+}
 
 void main() {
   kernel_start();
@@ -10,11 +29,7 @@ void main() {
   int first = ((b * P(P_OUT_H) + y) * P(P_OUT_W) + x) * channels;
   int byte_offset = P(1);
   FLT4 v = FLT4(0);
-  for (int i = 0; i < 4 && s * 4 + i < channels; ++i) {
-    int at = first + s * 4 + i;
-    FLT value = K(0) != 0 ? FLT(dense_byte(byte_offset + at) != 0u)
-                          : FLT(uintBitsToFloat(w1.words[(byte_offset >> 2) + at]));
-    v = with_lane(v, i, value);
-  }
+  for (int i = 0; i < 4 && s * 4 + i < channels; ++i)
+    v = with_lane(v, i, FLT(dense_value(byte_offset, first + s * 4 + i)));
   store4(((b * P(P_OUT_H) + y) * P(P_OUT_W) + x) * P(P_OUT_S) + s, v);
 }

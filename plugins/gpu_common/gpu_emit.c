@@ -6,8 +6,10 @@
 
 #include "plugins/gpu_common/gpu_array.h"
 #include "plugins/gpu_common/gpu_emit.h"
+#include "plugins/gpu_common/gpu_emit_quant.h"
 #include "plugins/gpu_common/gpu_op_math.h"
 #include "plugins/gpu_common/gpu_post_op.h"
+#include "plugins/gpu_common/gpu_quant.h"
 #include "plugins/gpu_common/gpu_slice.h"
 
 /* Preferred work-group size: enough threads to fill a warp or two. */
@@ -56,7 +58,8 @@ static tflaccel_status add_fixup(gpu_lowering *lw, uint32_t dispatch, uint32_t a
   return NULL;
 }
 
-/* Copies a constant graph tensor into the constants buffer, slice layout. */
+/* Copies a constant graph tensor into the constants buffer, slice layout
+ * (a quantized one dequantized, once, here). */
 static tflaccel_status materialise_constant(gpu_lowering *lw, uint32_t tensor) {
   const tflaccel_tensor_desc *desc = &lw->graph->tensors[tensor];
   lower_tensor *lt = &lw->tensors[tensor];
@@ -75,7 +78,7 @@ static tflaccel_status materialise_constant(gpu_lowering *lw, uint32_t tensor) {
       if (desc->dtype == TFLACCEL_DTYPE_BOOL) {
         value = ((const uint8_t *)desc->data)[from] != 0 ? 1.0f : 0.0f;
       } else {
-        memcpy(&value, (const char *)desc->data + from * 4, 4);
+        value = gpu_constant_value(desc, from);
       }
       gpu_program_store_constant(program, offset, (uint64_t)(p * slices * 4 + c), value);
     }
@@ -268,9 +271,12 @@ static tflaccel_status absorb(gpu_lowering *lw, uint32_t dispatch, uint32_t c, u
   gpu_shape value_shape = lw->tensors[value].shape;
   if (!same_shape(lw->tensors[output].shape, value_shape)) return NULL;
   int32_t post[GPU_POST_SIZE] = {0};
+  /* A quantized value is rounded onto its grid before the op reads it. */
+  int grid = lower_needs_grid(lw, value);
   int32_t unary = gpu_post_unary_code(op->code);
   if (unary) {
-    if (post_room(lw, dispatch) < 1) return NULL;
+    if (post_room(lw, dispatch) < 1 + grid) return NULL;
+    if (grid) lower_add_grid_post(lw, dispatch, value);
     post[0] = GPU_POST_UNARY;
     post[1] = unary;
     if (op->code == TFLACCEL_OP_LEAKY_RELU) post[8] = gpu_float_bits(op->params->leaky_relu.alpha);
@@ -287,9 +293,10 @@ static tflaccel_status absorb(gpu_lowering *lw, uint32_t dispatch, uint32_t c, u
   if (!is_ready(lw, other)) return NULL;
   int32_t activation =
       binary && binary <= GPU_BINARY_DIV ? op->params->arithmetic.fused_activation : 0;
-  if (post_room(lw, dispatch) < (activation != TFLACCEL_ACT_NONE ? 2 : 1)) return NULL;
+  if (post_room(lw, dispatch) < (activation != TFLACCEL_ACT_NONE ? 2 : 1) + grid) return NULL;
   tflaccel_status status = lower_bind_input(lw, dispatch, *argument, other);
   if (status != NULL) return status;
+  if (grid) lower_add_grid_post(lw, dispatch, value);
   post[0] = binary ? GPU_POST_BINARY : GPU_POST_PRELU;
   post[1] = binary;
   post[2] = (int32_t)*argument;
@@ -325,11 +332,14 @@ tflaccel_status lower_finish_to(gpu_lowering *lw, uint32_t dispatch, uint32_t fi
     value = lower_op(lw, c)->outputs[0];
   }
   *written = value;
+  /* The float view: a quantized result goes onto its grid as it is
+   * stored, or (no post-op room left) by a dispatch of its own. */
+  int round_after = lower_needs_grid(lw, value) && !lower_add_grid_post(lw, dispatch, value);
   tflaccel_status status = lower_bind_output(lw, dispatch, value);
   if (status != NULL) return status;
   gpu_shape shape = lw->tensors[value].shape;
   lower_set_work(lw, dispatch, (uint32_t)shape.w, (uint32_t)(shape.b * shape.h), (uint32_t)shape.s);
-  return NULL;
+  return round_after ? lower_round_in_place(lw, value) : NULL;
 }
 
 void lower_fused_pad_of(const gpu_lowering *lw, uint32_t position, lower_fused_pad *pad) {

@@ -6,16 +6,16 @@
  * type. */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "plugins/gpu_common/gpu_emit.h"
 #include "plugins/gpu_common/gpu_emit_conv.h"
 #include "plugins/gpu_common/gpu_op_math.h"
+#include "plugins/gpu_common/gpu_quant.h"
 
 float lower_read_float(const tflaccel_tensor_desc *tensor, int64_t index) {
-  float value;
-  memcpy(&value, (const char *)tensor->data + index * 4, 4);
-  return value;
+  return gpu_constant_value(tensor, index); /* quantized weights dequantized */
 }
 
 /* Packs weights given as w(o, ky, kx, i) = source[((o * KH + ky) * KW + kx)
@@ -42,6 +42,34 @@ tflaccel_status lower_pack_conv_weights(gpu_lowering *lw, const tflaccel_tensor_
   return NULL;
 }
 
+/* The real value of output channel o's integer bias as TFLite's integer
+ * kernels read it: q * input scale * weight scale of the channel, whatever
+ * scale the bias tensor itself carries; NAN when bias is not the int32 bias
+ * of an op of the partition with quantized input and weights. */
+static float integer_bias_value(const gpu_lowering *lw, const tflaccel_tensor_desc *bias,
+                                int32_t o) {
+  if (bias->dtype != TFLACCEL_DTYPE_INT32) return NAN;
+  uint32_t index = (uint32_t)(bias - lw->graph->tensors);
+  for (uint32_t p = 0; p < lw->partition->op_count; ++p) {
+    const tflaccel_op_desc *op = lower_op(lw, p);
+    uint32_t data = op->code == TFLACCEL_OP_TRANSPOSE_CONV ? 2 : 0;
+    uint32_t slot = op->code == TFLACCEL_OP_TRANSPOSE_CONV ? 3 : 2;
+    if (op->input_count <= slot || op->inputs[slot] != index) continue;
+    const tflaccel_tensor_desc *input = gpu_op_input(lw->graph, op, data);
+    const tflaccel_tensor_desc *weights = gpu_op_input(lw->graph, op, 1);
+    if (input == NULL || weights == NULL || input->quantization.count != 1 ||
+        weights->quantization.count == 0)
+      return NAN;
+    uint32_t channel = weights->quantization.count > 1 ? (uint32_t)o : 0;
+    if (channel >= weights->quantization.count) return NAN;
+    int32_t q;
+    memcpy(&q, (const char *)bias->data + (size_t)o * 4, 4);
+    return (float)((double)q * input->quantization.scales[0] *
+                   weights->quantization.scales[channel]);
+  }
+  return NAN;
+}
+
 /* One vector per output slice; zeros without a bias. */
 tflaccel_status lower_pack_bias(gpu_lowering *lw, const tflaccel_tensor_desc *bias, int32_t out_c,
                                 uint64_t *offset) {
@@ -50,8 +78,11 @@ tflaccel_status lower_pack_bias(gpu_lowering *lw, const tflaccel_tensor_desc *bi
   tflaccel_status status = gpu_program_add_constants(
       lw->host, program, (uint64_t)out_s * 4 * program->element_size, GPU_WEIGHT_ALIGNMENT, offset);
   if (status != NULL || bias == NULL) return status;
-  for (int32_t o = 0; o < out_c; ++o)
-    gpu_program_store_constant(program, *offset, (uint64_t)o, lower_read_float(bias, o));
+  for (int32_t o = 0; o < out_c; ++o) {
+    float value = integer_bias_value(lw, bias, o);
+    if (isnan(value)) value = lower_read_float(bias, o);
+    gpu_program_store_constant(program, *offset, (uint64_t)o, value);
+  }
   return NULL;
 }
 

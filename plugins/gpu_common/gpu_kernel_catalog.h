@@ -23,7 +23,13 @@
  *   [2] argument slot of its tensor (1..6), [3..7) slice strides of the
  *   tensor for output b, y, x, s (0 along broadcast dims), [7] 1 when the
  *   tensor has one channel broadcast to all, [8], [9] float bits (clamp
- *   bounds, leaky alpha), [10] 1 when the tensor is the left operand. */
+ *   bounds, leaky alpha), [10] 1 when the tensor is the left operand.
+ * A GPU_POST_QUANTIZE post-op (the float view of a quantized tensor,
+ * gpu_quant.h) rounds the value to its tensor's integer grid: [8] scale
+ * float bits, [9] zero point, [10] qmin, [11] qmax; [1] 0 rounds x / scale
+ * half away from zero (TFLite's requantization), 1 rounds x / scale +
+ * zero point half away from zero, ties within GPU_GRID_TIE_SLACK (the
+ * integer kernels that average integers: pooling, bilinear resize). */
 #ifndef TFLACCEL_GPU_COMMON_GPU_KERNEL_CATALOG_H
 #define TFLACCEL_GPU_COMMON_GPU_KERNEL_CATALOG_H
 
@@ -46,7 +52,25 @@ typedef enum gpu_post_type {
   GPU_POST_UNARY = 2,
   GPU_POST_BINARY = 3,
   GPU_POST_PRELU = 4,
+  GPU_POST_QUANTIZE = 5, /* x -> (clamp(round(x / scale) + zp, qmin, qmax) - zp) * scale */
 } gpu_post_type;
+
+/* How near (in LSB) to a half an averaged value rounds as a tie: the float
+ * view's error in x / scale, far below it, must not decide a tie that the
+ * integer kernel computes exactly. Kept in kernels/cl/common.cl and
+ * kernels/glsl/common.glsl as 1/1024. */
+#define GPU_GRID_TIE_SLACK (1.0f / 1024.0f)
+
+/* What the dense side of the layout conversions (TO_SLICES, FROM_SLICES)
+ * holds, their parameter [0]; the integer kinds are (de)quantized with
+ * [1] scale float bits, [2] zero point, [3] qmin, [4] qmax. */
+typedef enum gpu_dense_kind {
+  GPU_DENSE_FLOAT32 = 0,
+  GPU_DENSE_BOOL = 1,
+  GPU_DENSE_UINT8 = 2,
+  GPU_DENSE_INT8 = 3,
+  GPU_DENSE_INT16 = 4,
+} gpu_dense_kind;
 
 typedef enum gpu_unary_code {
   GPU_UNARY_RELU = 1,
@@ -72,9 +96,10 @@ typedef enum gpu_binary_code {
 /* Kernel ids; gpu_kernel_name() gives the entry point's name. The comment
  * lists the tensor arguments and the kernel parameters ([64 + i]). */
 typedef enum gpu_kernel_id {
-  /* t0 slices <- t1 dense (float32 or bool bytes); [0] 1 for bool. */
+  /* t0 slices <- t1 dense; [0] its gpu_dense_kind (integers dequantized). */
   GPU_KERNEL_TO_SLICES = 0,
-  /* t0 dense <- t1 slices; output shape is t1's; [0] 1 for bool. */
+  /* t0 dense <- t1 slices; output shape is t1's; [0] its gpu_dense_kind
+   * (integers quantized: rounded half away from zero, clamped). */
   GPU_KERNEL_FROM_SLICES,
   /* t0 <- t1 read with the operand strides [0..5) (b, y, x, s, splat). */
   GPU_KERNEL_ELEMENTWISE,

@@ -8,9 +8,11 @@
 
 #include "plugins/gpu_common/gpu_array.h"
 #include "plugins/gpu_common/gpu_emit.h"
+#include "plugins/gpu_common/gpu_emit_quant.h"
 #include "plugins/gpu_common/gpu_lowering.h"
 #include "plugins/gpu_common/gpu_op_builder.h"
 #include "plugins/gpu_common/gpu_op_math.h"
+#include "plugins/gpu_common/gpu_quant.h"
 #include "plugins/gpu_common/gpu_slice.h"
 #include "plugins/gpu_common/gpu_support.h"
 
@@ -25,15 +27,17 @@ static int pad_is_fusable(const gpu_lowering *lw, uint32_t position) {
   if (op->code != TFLACCEL_OP_PAD && op->code != TFLACCEL_OP_PADV2) return 0;
   const tflaccel_tensor_desc *input = gpu_op_input(graph, op, 0);
   const tflaccel_tensor_desc *paddings = gpu_op_input(graph, op, 1);
-  if (input->rank != 4 || input->dtype != TFLACCEL_DTYPE_FLOAT32) return 0;
+  /* A quantized PAD pads with its zero point: the real 0 the fused read
+   * gives, when the grid stays. */
+  int float_view = gpu_is_quantized_activation(input) &&
+                   gpu_same_quantization(input, gpu_op_output(graph, op, 0));
+  if (input->rank != 4 || (input->dtype != TFLACCEL_DTYPE_FLOAT32 && !float_view)) return 0;
   for (int d = 0; d < 4; d += 3) /* batch and channels stay */
     if (gpu_index_value(paddings, 2 * d) != 0 || gpu_index_value(paddings, 2 * d + 1) != 0)
       return 0;
   const tflaccel_tensor_desc *value = gpu_op_input(graph, op, 2);
   if (value != NULL) {
-    float pad_value;
-    memcpy(&pad_value, value->data, 4);
-    if (pad_value != 0.0f) return 0;
+    if (gpu_constant_value(value, 0) != 0.0f) return 0;
   }
   const lower_tensor *lt = &lw->tensors[op->outputs[0]];
   if (lt->is_output || lt->consumers != 1 || lt->consumer < 0) return 0;
@@ -54,7 +58,8 @@ static tflaccel_status lower_one(gpu_lowering *lw, uint32_t position) {
   if (builder == NULL)
     return lw->host->status_make(TFLACCEL_INTERNAL, "%s: op code %d has no GPU op builder",
                                  lw->backend->plugin_name, (int)op->code);
-  return builder->lower(lw, position);
+  tflaccel_status status = builder->lower(lw, position);
+  return status != NULL ? status : lower_round_op_outputs(lw, position);
 }
 
 /* Whether a float32 boundary tensor can be bound as it is. */
@@ -126,6 +131,23 @@ static tflaccel_status prepare_tensors(gpu_lowering *lw) {
   return NULL;
 }
 
+/* The dense kind of partition tensor t and, for a quantized one (the float
+ * view's edge: its integers are bound as the core holds them, and
+ * converted on the GPU in the dispatch list), its grid: K[0..5) of the
+ * layout conversions. */
+static void dense_kind_params(const gpu_lowering *lw, uint32_t t, int32_t *k) {
+  const tflaccel_tensor_desc *desc = &lw->graph->tensors[t];
+  if (lw->tensors[t].is_bool) {
+    k[0] = GPU_DENSE_BOOL;
+    return;
+  }
+  k[0] = gpu_dense_kind_of(desc->dtype);
+  if (k[0] == GPU_DENSE_FLOAT32) return;
+  k[1] = gpu_float_bits(desc->quantization.scales[0]);
+  k[2] = desc->quantization.zero_points[0];
+  gpu_quant_range(desc->dtype, &k[3], &k[4]);
+}
+
 /* Dense partition inputs that are not bound directly become slices first. */
 static tflaccel_status convert_inputs(gpu_lowering *lw) {
   for (uint32_t i = 0; i < lw->partition->input_count; ++i) {
@@ -140,7 +162,7 @@ static tflaccel_status convert_inputs(gpu_lowering *lw) {
     dispatch->args[1].kind = GPU_BUFFER_BINDING;
     dispatch->args[1].binding = lt->binding;
     dispatch->args[1].offset_unit = 1;
-    gpu_program_params(lw->program, d)[GPU_P_KERNEL] = lt->is_bool;
+    dense_kind_params(lw, t, gpu_program_params(lw->program, d) + GPU_P_KERNEL);
     lower_set_work(lw, d, (uint32_t)lt->shape.w, (uint32_t)(lt->shape.b * lt->shape.h),
                    (uint32_t)lt->shape.s);
   }
@@ -209,7 +231,7 @@ static tflaccel_status convert_outputs(gpu_lowering *lw) {
     params[GPU_P_OUT + 2] = lt->shape.w;
     params[GPU_P_OUT + 3] = lt->shape.c;
     params[GPU_P_OUT + 4] = lt->shape.s;
-    params[GPU_P_KERNEL] = lt->is_bool;
+    dense_kind_params(lw, t, params + GPU_P_KERNEL);
     lower_set_work(lw, d, (uint32_t)lt->shape.w, (uint32_t)(lt->shape.b * lt->shape.h),
                    (uint32_t)lt->shape.c);
   }

@@ -28,6 +28,7 @@ typedef struct lower_tensor {
   int32_t producer;         /* the dispatch that writes it, or -1 */
   uint8_t is_input, is_output, is_bool, ready;
   uint8_t read; /* some dispatch reads it (storage roots) */
+  uint8_t on_grid; /* a quantized tensor already rounded onto its grid (gpu_emit_quant.h) */
 } lower_tensor;
 
 /* A parameter offset that becomes known when the arena is planned. */

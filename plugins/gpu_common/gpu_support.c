@@ -1,7 +1,8 @@
 /* The GPU layer's delegation query (gpu_support.h): the checks every op
  * passes (it has a builder, its arity, its value tensors: float32, bool
- * where the builder allows it, rank <= 4, not quantized), then the op's own
- * rules from its builder (ops/). */
+ * where the builder allows it, or quantized ones the float view takes
+ * (gpu_quant.h), rank <= 4), then the op's own rules from its builder
+ * (ops/). */
 #include "config.h"
 
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include "plugins/gpu_common/gpu_layout.h"
 #include "plugins/gpu_common/gpu_op_builder.h"
 #include "plugins/gpu_common/gpu_op_math.h"
+#include "plugins/gpu_common/gpu_quant.h"
 #include "core/facts/op_names.h"
 #include "plugins/gpu_common/gpu_support.h"
 #include "plugins/gpu_common/gpu_support_check.h"
@@ -20,15 +22,25 @@
 static int check_value_tensor(const gpu_support_check *check, int32_t values,
                               const tflaccel_tensor_desc *tensor, const char *role) {
   int32_t dtype = tensor->dtype;
-  if (dtype == TFLACCEL_DTYPE_INT8 || dtype == TFLACCEL_DTYPE_UINT8 ||
-      dtype == TFLACCEL_DTYPE_INT16 || tensor->quantization.count > 0)
-    return gpu_decline(check, "%s tensors: quantized ops are not supported on %s yet",
-                       dtype_name(dtype), check->plugin);
+  /* The float view (gpu_quant.h): a quantized activation computes as
+   * float on its real values; a quantized constant is dequantized once. */
+  int quantized = dtype != TFLACCEL_DTYPE_FLOAT32 && dtype != TFLACCEL_DTYPE_BOOL;
+  int float_view = gpu_is_quantized_activation(tensor) || gpu_is_quantized_constant(tensor);
+  if (quantized && float_view && values == GPU_VALUES_BOOL)
+    return gpu_decline(check, "%s %s is %s, expected bool", check->name, role, dtype_name(dtype));
+  if (quantized && !float_view && tensor->quantization.count > 0)
+    return gpu_decline(check,
+                       "%s %s is %s with a quantization the float view does not take "
+                       "(activations: one scale > 0 and a zero point in range)",
+                       check->name, role, dtype_name(dtype));
+  if (!quantized && tensor->quantization.count > 0)
+    return gpu_decline(check, "%s %s is %s with a quantization", check->name, role,
+                       dtype_name(dtype));
   int bool_ok = values != GPU_VALUES_FLOAT32 && dtype == TFLACCEL_DTYPE_BOOL;
   if (values == GPU_VALUES_BOOL && dtype != TFLACCEL_DTYPE_BOOL)
     return gpu_decline(check, "%s %s is %s, expected bool", check->name, role,
                        dtype_name(dtype));
-  if (dtype != TFLACCEL_DTYPE_FLOAT32 && !bool_ok)
+  if (dtype != TFLACCEL_DTYPE_FLOAT32 && !bool_ok && !float_view)
     return gpu_decline(check, "%s %s is %s: only float32 values run on the GPU", check->name, role,
                        dtype_name(dtype));
   if (tensor->rank > GPU_MAX_RANK)
@@ -79,6 +91,7 @@ int gpu_op_supported(const tflaccel_graph_view *graph, uint32_t op_index, const 
   }
   if (builder->has_kernel != NULL && !builder->has_kernel(&check)) return 0;
   if (!check_arity(&check, builder)) return 0;
+  if (!gpu_check_float_view(&check)) return 0;
   /* Quantization is the first thing to say about a quantized op. */
   for (uint32_t i = 0; i < op->input_count + op->output_count; ++i) {
     int is_input = i < op->input_count;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "plugins/gpu_common/gpu_op_math.h"
+#include "plugins/gpu_common/gpu_quant.h"
 #include "plugins/gpu_common/gpu_support_check.h"
 
 /* Writes "<plugin>: <message>" and returns 0. */
@@ -53,13 +54,53 @@ int gpu_check_constant_float(const gpu_support_check *check, const tflaccel_tens
                              const char *role, int64_t expected_count) {
   if (!gpu_tensor_is_constant(tensor))
     return gpu_decline(check, "%s with non-constant %s", check->name, role);
-  if (tensor->dtype != TFLACCEL_DTYPE_FLOAT32)
-    return gpu_decline(check, "%s %s is %s, expected float32", check->name, role,
-                       dtype_name(tensor->dtype));
+  int float_view = gpu_is_quantized_constant(tensor);
+  if (tensor->dtype != TFLACCEL_DTYPE_FLOAT32 && !float_view)
+    return gpu_decline(check, "%s %s is %s, expected float32 or a quantized constant",
+                       check->name, role, dtype_name(tensor->dtype));
   if (expected_count >= 0 && gpu_tensor_element_count(tensor) != expected_count)
     return gpu_decline(check, "%s %s has %lld elements, expected %lld", check->name, role,
                        (long long)gpu_tensor_element_count(tensor), (long long)expected_count);
-  if (tensor->data_size < (uint64_t)gpu_tensor_element_count(tensor) * 4)
+  if (!float_view && tensor->data_size < (uint64_t)gpu_tensor_element_count(tensor) * 4)
     return gpu_decline(check, "%s %s data is shorter than its shape", check->name, role);
   return 1;
+}
+
+static int has_quantized_tensor(const gpu_support_check *check) {
+  const tflaccel_op_desc *op = check->op;
+  for (uint32_t i = 0; i < op->input_count + op->output_count; ++i) {
+    const tflaccel_tensor_desc *tensor = i < op->input_count
+                                             ? gpu_op_input(check->graph, op, i)
+                                             : gpu_op_output(check->graph, op, i - op->input_count);
+    if (tensor != NULL && tensor->quantization.count > 0 &&
+        tensor->dtype != TFLACCEL_DTYPE_FLOAT32)
+      return 1;
+  }
+  return 0;
+}
+
+int gpu_check_float_view(const gpu_support_check *check) {
+  if (!has_quantized_tensor(check)) return 1;
+  switch (check->op->code) {
+    case TFLACCEL_OP_LSTM:
+    case TFLACCEL_OP_UNIDIRECTIONAL_SEQUENCE_LSTM:
+    case TFLACCEL_OP_BIDIRECTIONAL_SEQUENCE_LSTM:
+    case TFLACCEL_OP_SVDF:
+      return gpu_decline(check,
+                         "quantized %s: its fixed-point gate arithmetic has no float view "
+                         "that tracks the integer model",
+                         check->name);
+    case TFLACCEL_OP_RESHAPE:
+    case TFLACCEL_OP_SQUEEZE:
+    case TFLACCEL_OP_EXPAND_DIMS: {
+      const tflaccel_tensor_desc *input = gpu_op_input(check->graph, check->op, 0);
+      const tflaccel_tensor_desc *output = gpu_op_output(check->graph, check->op, 0);
+      if (!gpu_same_quantization(input, output))
+        return gpu_decline(check, "%s changes the quantization of the tensor it reshapes",
+                           check->name);
+      return 1;
+    }
+    default:
+      return 1;
+  }
 }

@@ -36,9 +36,15 @@ int gpu_check_activation(const gpu_support_check *check, int32_t activation);
 /* a and b have the same shape ("<name>: <what> shapes differ" if not). */
 int gpu_check_same_shape(const gpu_support_check *check, const tflaccel_tensor_desc *a,
                          const tflaccel_tensor_desc *b, const char *what);
-/* A constant float32 tensor of expected_count elements (any count when
- * negative) whose data covers its shape. */
+/* A constant float32 tensor, or a quantized one the float view dequantizes
+ * (gpu_quant.h), of expected_count elements (any count when negative)
+ * whose data covers its shape. */
 int gpu_check_constant_float(const gpu_support_check *check, const tflaccel_tensor_desc *tensor,
                              const char *role, int64_t expected_count);
+
+/* The float view's rules for an op with quantized tensors: not an op with
+ * integer-only semantics it does not reproduce (the LSTMs), and no change
+ * of grid where the output shares its input's storage (the reshapes). */
+int gpu_check_float_view(const gpu_support_check *check);
 
 #endif

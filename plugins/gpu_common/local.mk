@@ -18,6 +18,8 @@ plugins_libgpu_common_la_SOURCES = \
 	plugins/gpu_common/gpu_emit.h \
 	plugins/gpu_common/gpu_emit_conv.c \
 	plugins/gpu_common/gpu_emit_conv.h \
+	plugins/gpu_common/gpu_emit_quant.c \
+	plugins/gpu_common/gpu_emit_quant.h \
 	plugins/gpu_common/gpu_executable.c \
 	plugins/gpu_common/gpu_executable.h \
 	plugins/gpu_common/gpu_extension_list.c \
@@ -37,6 +39,8 @@ plugins_libgpu_common_la_SOURCES = \
 	plugins/gpu_common/gpu_post_op.c \
 	plugins/gpu_common/gpu_post_op.h \
 	plugins/gpu_common/gpu_profile.c \
+	plugins/gpu_common/gpu_quant.c \
+	plugins/gpu_common/gpu_quant.h \
 	plugins/gpu_common/gpu_profile.h \
 	plugins/gpu_common/gpu_program.c \
 	plugins/gpu_common/gpu_program.h \
@@ -62,6 +66,7 @@ plugins_libgpu_common_la_SOURCES = \
 	plugins/gpu_common/ops/op_table.c \
 	plugins/gpu_common/ops/pad.c \
 	plugins/gpu_common/ops/pool.c \
+	plugins/gpu_common/ops/quantize.c \
 	plugins/gpu_common/ops/reshape.c \
 	plugins/gpu_common/ops/resize.c \
 	plugins/gpu_common/ops/softmax.c \

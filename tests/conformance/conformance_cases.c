@@ -478,7 +478,7 @@ static void build_inverted_residual_pair(cf_graph *graph, const cf_case *spec) {
   }
 }
 
-/* An int8 ADD: quantized, which GPU plugins decline for now. */
+/* An int8 ADD on one grid (the GPU plugins run it through their float view). */
 static void build_quantized_add(cf_graph *graph, const cf_case *spec) {
   static const float scale = 0.05f;
   static const int32_t zero_point = 0;
@@ -769,7 +769,6 @@ const cf_case cf_cases[] = {
     {.name = "inverted residual pair c96 -> 13 -> 96 (dw 5x5)",
      .build = build_inverted_residual_pair, .rank = 4, .shape = {1, 9, 8, 96}, .out_c = 13,
      .kh = 5, .kw = 5},
-    /* Declined by GPU plugins for now: listed, not failed. */
     {.name = "quantized int8 add", .build = build_quantized_add, .op = 0, .rank = 4,
      .shape = {1, 4, 4, 8}},
     /* Recurrent: the basic LSTM cell, depths that are and are not multiples of 4. */

@@ -39,4 +39,12 @@ struct cf_case {
 extern const cf_case cf_cases[];
 extern const uint32_t cf_case_count;
 
+/* The quantized cases (conformance_quant_cases.c): the float view of the
+ * GPU plugins against cpu_ref's integer kernels. */
+extern const cf_case cf_quant_cases[];
+extern const uint32_t cf_quant_case_count;
+
+/* Element k of an int8, uint8 or int16 buffer. */
+int cf_integer_at(int32_t dtype, const void *values, int64_t k);
+
 #endif

@@ -3,6 +3,9 @@
  * named CONFORMANCE_PLUGIN_NAME) through the accelerator ABI and on cpu_ref
  * (CONFORMANCE_REFERENCE_PATH), in fp32 and in fp16, and the outputs must
  * agree: max |plugin - cpu_ref| <= tolerance * max(1, max |cpu_ref|).
+ * Quantized outputs (int8, uint8, int16) agree within one LSB (the GPU
+ * plugins' float view rounds where cpu_ref's fixed point may round the
+ * other way; conformance_quant_cases.c).
  * Every buffer is framed by sentinel bytes that must survive. A case the
  * plugin declines is listed with its reason, not failed. The binary skips
  * (77) when the plugin finds no device at all. */
@@ -43,14 +46,25 @@ static void compare(const cf_case *spec, cf_graph *graph, int32_t precision, con
                     "%s: bool output %u differs", spec->name, i);
       continue;
     }
-    if (tensor->dtype == TFLACCEL_DTYPE_INT8) {
+    if (tensor->dtype == TFLACCEL_DTYPE_INT8 || tensor->dtype == TFLACCEL_DTYPE_UINT8 ||
+        tensor->dtype == TFLACCEL_DTYPE_INT16) {
       /* Quantized: one step of rounding apart at most (XNNPACK requantizes
-       * in float, cpu_ref in TFLite's fixed point). */
-      const int8_t *qa = ours->outputs[i], *qb = reference->outputs[i];
-      for (int64_t k = 0; k < count; ++k)
-        ck_assert_msg(abs((int)qa[k] - (int)qb[k]) <= QUANTIZED_TOLERANCE_LSB,
-                      "%s: int8 output %u element %lld is %d, cpu_ref %d", spec->name, i,
-                      (long long)k, qa[k], qb[k]);
+       * in float, the GPU float view rounds float values, cpu_ref uses
+       * TFLite's fixed point). */
+      for (int64_t k = 0; k < count; ++k) {
+        int qa = cf_integer_at(tensor->dtype, ours->outputs[i], k);
+        int qb = cf_integer_at(tensor->dtype, reference->outputs[i], k);
+        /* fp16 holds 11 significant bits, not an int16 grid's 16: there
+         * the float view keeps int16 values to half's relative precision. */
+        int tolerance = QUANTIZED_TOLERANCE_LSB;
+        if (tensor->dtype == TFLACCEL_DTYPE_INT16 && precision == TFLACCEL_PRECISION_FP16)
+          tolerance += abs(qb) / 1024;
+        ck_assert_msg(abs(qa - qb) <= tolerance,
+                      "%s (%s): %s output %u element %lld is %d, cpu_ref %d", spec->name,
+                      precision == TFLACCEL_PRECISION_FP16 ? "fp16" : "fp32",
+                      tensor->dtype == TFLACCEL_DTYPE_INT16 ? "int16" : "8-bit", i, (long long)k,
+                      qa, qb);
+      }
       continue;
     }
     const float *a = ours->outputs[i], *b = reference->outputs[i];
@@ -76,18 +90,17 @@ static void compare(const cf_case *spec, cf_graph *graph, int32_t precision, con
   }
 }
 
-START_TEST(case_matches_cpu_ref) {
-  const cf_case *spec = &cf_cases[_i];
+static void run_case(const cf_case *spec, int seed_index) {
   cf_plugin plugin, reference;
   cf_plugin_open(&plugin, CONFORMANCE_PLUGIN_PATH, CONFORMANCE_PLUGIN_NAME);
   cf_plugin_open(&reference, CONFORMANCE_REFERENCE_PATH, "cpu_ref");
   static const int32_t precisions[] = {TFLACCEL_PRECISION_FP32, TFLACCEL_PRECISION_FP16};
   for (int p = 0; p < 2; ++p) {
     cf_graph graph;
-    cf_graph_init(&graph, 1000u + (uint32_t)_i);
+    cf_graph_init(&graph, 1000u + (uint32_t)seed_index);
     spec->build(&graph, spec);
     void *inputs[CF_MAX_BOUNDARY] = {0};
-    cf_make_inputs(&graph, 7u + (uint32_t)_i, inputs);
+    cf_make_inputs(&graph, 7u + (uint32_t)seed_index, inputs);
     cf_result ours;
     cf_run(&plugin, &graph, precisions[p], inputs, &ours);
     if (ours.declined) {
@@ -107,6 +120,14 @@ START_TEST(case_matches_cpu_ref) {
   }
   cf_plugin_close(&reference);
   cf_plugin_close(&plugin);
+}
+
+START_TEST(case_matches_cpu_ref) { run_case(&cf_cases[_i], _i); }
+END_TEST
+
+/* The float view of quantized ops (conformance_quant_cases.c). */
+START_TEST(quantized_case_matches_cpu_ref) {
+  run_case(&cf_quant_cases[_i], (int)cf_case_count + _i);
 }
 END_TEST
 
@@ -150,6 +171,9 @@ int main(void) {
   TCase *cases = tcase_create(CONFORMANCE_PLUGIN_NAME " vs cpu_ref");
   tcase_add_loop_test(cases, case_matches_cpu_ref, 0, (int)cf_case_count);
   suite_add_tcase(suite, cases);
+  TCase *quantized = tcase_create(CONFORMANCE_PLUGIN_NAME " quantized vs cpu_ref");
+  tcase_add_loop_test(quantized, quantized_case_matches_cpu_ref, 0, (int)cf_quant_case_count);
+  suite_add_tcase(suite, quantized);
   SRunner *runner = srunner_create(suite);
   srunner_run_all(runner, CK_NORMAL);
   int failed = srunner_ntests_failed(runner);

@@ -246,8 +246,9 @@ START_TEST(buffer_ranges_are_checked) {
 }
 END_TEST
 
-/* A one-op graph: out = a + b, int8 [1, 4] (quantized: no GPU plugin runs
- * those yet). */
+/* A one-op graph: out = a + b, int8 [1, 4] without quantization (plain
+ * integer arithmetic, which no GPU plugin runs: the float view takes only
+ * quantized integers). */
 START_TEST(ops_are_refused_with_a_reason) {
   gpu_test_plugin test;
   gpu_test_plugin_open_ok(&test);
@@ -265,14 +266,9 @@ START_TEST(ops_are_refused_with_a_reason) {
     tensors[i].name = names[i];
     tensors[i].byte_size = 16;
   }
-  static const float scale = 0.5f;
-  static const int32_t zero_point = 0;
   for (int i = 0; i < 3; ++i) {
     tensors[i].dtype = TFLACCEL_DTYPE_INT8;
     tensors[i].byte_size = 4;
-    tensors[i].quantization.count = 1;
-    tensors[i].quantization.scales = &scale;
-    tensors[i].quantization.zero_points = &zero_point;
   }
   tensors[0].flags = tensors[1].flags = TFLACCEL_TENSOR_GRAPH_INPUT;
   tensors[2].flags = TFLACCEL_TENSOR_GRAPH_OUTPUT;

@@ -205,7 +205,7 @@ static tflaccel_op_support ask(tflaccel_device *device, const tflaccel_graph_vie
   return support;
 }
 
-START_TEST(float_ops_are_taken_quantized_declined) {
+START_TEST(float_and_quantized_ops_taken_others_declined) {
   gpu_test_plugin test;
   gpu_test_plugin_open_ok(&test);
   tflaccel_device *device = gpu_test_device_create(&test, 0);
@@ -215,19 +215,23 @@ START_TEST(float_ops_are_taken_quantized_declined) {
     tflaccel_op_support support = ask(device, &graph.view, op);
     ck_assert_msg(support.level == TFLACCEL_SUPPORT_YES, "op %u declined: %s", op, support.reason);
   }
-  /* int8: quantized ops are declined, saying so. */
+  /* int8 with one scale: taken through the float view. */
   small_graph_init(&graph, TFLACCEL_DTYPE_INT8);
-  static const float scale = 0.1f;
-  static const int32_t zero_point = 0;
+  static const float scales[2] = {0.1f, 0.2f};
+  static const int32_t zero_points[2] = {0, 0};
   for (int i = 0; i < 5; ++i) {
     graph.tensors[i].quantization.count = 1;
-    graph.tensors[i].quantization.scales = &scale;
-    graph.tensors[i].quantization.zero_points = &zero_point;
+    graph.tensors[i].quantization.scales = scales;
+    graph.tensors[i].quantization.zero_points = zero_points;
   }
   tflaccel_op_support support = ask(device, &graph.view, 0);
+  ck_assert_msg(support.level == TFLACCEL_SUPPORT_YES, "int8 declined: %s", support.reason);
+  /* An activation with a scale per channel: declined, saying why. */
+  graph.tensors[0].quantization.count = 2;
+  support = ask(device, &graph.view, 0);
   ck_assert_int_eq(support.level, TFLACCEL_SUPPORT_NO);
-  ck_assert_msg(strstr(support.reason, "quantized ops are not supported on gpu_cl") != NULL,
-                "reason: %s", support.reason);
+  ck_assert_msg(strstr(support.reason, "float view does not take") != NULL, "reason: %s",
+                support.reason);
   /* A fused TANH has no clamp to express it. */
   small_graph_init(&graph, TFLACCEL_DTYPE_FLOAT32);
   graph.params[0].arithmetic.fused_activation = TFLACCEL_ACT_TANH;
@@ -338,7 +342,7 @@ int main(void) {
   TCase *specific = tcase_create("gpu_cl OpenCL");
   tcase_add_test(specific, devices_match_what_opencl_reports);
   tcase_add_test(specific, platform_option_filters_platforms);
-  tcase_add_test(specific, float_ops_are_taken_quantized_declined);
+  tcase_add_test(specific, float_and_quantized_ops_taken_others_declined);
   tcase_add_test(specific, small_graph_runs_in_fp32);
   tcase_add_test(specific, small_graph_runs_in_fp16);
   suite_add_tcase(suite, specific);

@@ -11,6 +11,7 @@
 #include "plugins/gpu_common/gpu_emit_conv.h"
 #include "plugins/gpu_common/gpu_op_builder.h"
 #include "plugins/gpu_common/gpu_op_math.h"
+#include "plugins/gpu_common/gpu_quant.h"
 #include "plugins/gpu_common/ops/op_families.h"
 
 static int check_conv(const gpu_support_check *check) {
@@ -192,6 +193,9 @@ static int32_t pointwise_reader(const gpu_lowering *lw, uint32_t position) {
   const lower_tensor *lt = &lw->tensors[value];
   if (lt->is_output || lt->consumers != 1 || lt->consumer < 0 || lw->absorbed[lt->consumer])
     return -1;
+  /* The fused kernel never stores the depthwise output: a quantized one
+   * could not be rounded onto its grid (gpu_quant.h). */
+  if (gpu_is_quantized_activation(&lw->graph->tensors[value])) return -1;
   uint32_t reader = (uint32_t)lt->consumer;
   const tflaccel_op_desc *conv = lower_op(lw, reader);
   if (conv->code != TFLACCEL_OP_CONV_2D || conv->inputs[0] != value || lw->pad_source[reader] >= 0)
@@ -243,6 +247,8 @@ static int32_t expansion_reader(const gpu_lowering *lw, uint32_t d, uint32_t val
   if (!(lw->backend->caps.features & GPU_FEATURE_ORDERED_EXPAND)) return -1;
   if (lw->program->dispatches[d].args[GPU_MAX_ARGS - 1].kind != GPU_BUFFER_NONE) return -1;
   if (value >= lw->graph->tensor_count || lw->tensors[value].is_output) return -1;
+  /* The expansion reads value before its rounding onto a quantized grid. */
+  if (gpu_is_quantized_activation(&lw->graph->tensors[value])) return -1;
   gpu_shape in = lw->tensors[value].shape;
   uint32_t max_group = lower_ordered_max_group(lw);
   if ((uint32_t)in.s * 4 > max_group) return -1;

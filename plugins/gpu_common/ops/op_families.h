@@ -17,5 +17,6 @@ extern const gpu_op_family gpu_ops_reshape;         /* RESHAPE, SQUEEZE, EXPAND_
 extern const gpu_op_family gpu_ops_strided_slice;   /* STRIDED_SLICE */
 extern const gpu_op_family gpu_ops_depth_to_space;  /* DEPTH_TO_SPACE */
 extern const gpu_op_family gpu_ops_resize;          /* RESIZE_BILINEAR, RESIZE_NEAREST_NEIGHBOR */
+extern const gpu_op_family gpu_ops_quantize;        /* QUANTIZE, DEQUANTIZE (the float view) */
 
 #endif

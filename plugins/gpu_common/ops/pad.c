@@ -7,6 +7,7 @@
 #include "plugins/gpu_common/gpu_emit.h"
 #include "plugins/gpu_common/gpu_op_builder.h"
 #include "plugins/gpu_common/gpu_op_math.h"
+#include "plugins/gpu_common/gpu_quant.h"
 #include "plugins/gpu_common/gpu_slice.h"
 #include "plugins/gpu_common/ops/op_families.h"
 
@@ -50,7 +51,7 @@ static tflaccel_status lower_pad(gpu_lowering *lw, uint32_t position) {
     if (value->dtype == TFLACCEL_DTYPE_BOOL)
       pad_value = *(const uint8_t *)value->data ? 1.0f : 0.0f;
     else
-      memcpy(&pad_value, value->data, 4);
+      pad_value = gpu_constant_value(value, 0);
   }
   int32_t values[] = {in.b,      in.h,      in.w,      in.c,      in.s,
                       before[0], before[1], before[2], before[3], gpu_float_bits(pad_value)};

@@ -1,0 +1,29 @@
+/* Emitting the float view's rounding (gpu_quant.h): the GPU_POST_QUANTIZE
+ * post-op that puts a computed value onto its quantized tensor's grid,
+ * fused into the dispatch that computes the tensor where it has room, else
+ * a dispatch of its own that rounds the tensor in place. */
+#ifndef TFLACCEL_GPU_COMMON_GPU_EMIT_QUANT_H
+#define TFLACCEL_GPU_COMMON_GPU_EMIT_QUANT_H
+
+#include <stdint.h>
+
+#include "plugins/gpu_common/gpu_lowering_state.h"
+
+/* Whether tensor is a quantized graph tensor whose computed value is not
+ * yet on its grid. */
+int lower_needs_grid(const gpu_lowering *lw, uint32_t tensor);
+
+/* Appends the rounding of tensor's grid to dispatch's post-ops and marks
+ * the tensor on its grid; 0 (nothing done) when the dispatch has no room. */
+int lower_add_grid_post(gpu_lowering *lw, uint32_t dispatch, uint32_t tensor);
+
+/* A dispatch that rounds the stored tensor onto its grid in place. */
+tflaccel_status lower_round_in_place(gpu_lowering *lw, uint32_t tensor);
+
+/* After the op at position is lowered: its quantized outputs that its
+ * dispatches did not round (kernels without room, or that only move
+ * values to another grid) are rounded now. Ops that only move values
+ * within one grid (reshapes, slices, max pooling, ...) need nothing. */
+tflaccel_status lower_round_op_outputs(gpu_lowering *lw, uint32_t position);
+
+#endif

@@ -1,0 +1,236 @@
+/* The quantized conformance cases (conformance_cases.h): what the GPU
+ * plugins' float view (plugins/gpu_common/gpu_quant.h) must compute within
+ * one LSB of cpu_ref's integer kernels: int8 and uint8 convolutions with
+ * per-tensor and per-axis weights and int32 biases, requantizing ops (an
+ * output scale unlike the input's), fused activations as the output range,
+ * QUANTIZE (from float, between grids, to int16) and DEQUANTIZE. */
+#include "config.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/conformance/conformance_cases.h"
+
+/* Case flags of this file (above conformance_cases.h's). */
+enum {
+  QF_UINT8 = 1 << 16,    /* uint8 activations and weights (else int8) */
+  QF_PER_AXIS = 1 << 17, /* one weight scale per output channel */
+};
+
+#define MAX_CHANNELS 8
+
+int cf_integer_at(int32_t dtype, const void *values, int64_t k) {
+  switch (dtype) {
+    case TFLACCEL_DTYPE_UINT8: return ((const uint8_t *)values)[k];
+    case TFLACCEL_DTYPE_INT16: return ((const int16_t *)values)[k];
+    default: return ((const int8_t *)values)[k];
+  }
+}
+
+/* Gives tensor t count scales and zero points (static storage: the graph
+ * keeps pointers) along axis. */
+static void quantize(cf_graph *graph, uint32_t t, uint32_t count, const float *scales,
+                     const int32_t *zero_points, int32_t axis) {
+  tflaccel_quantization *q = &graph->tensors[t].quantization;
+  q->count = count;
+  q->scales = scales;
+  q->zero_points = zero_points;
+  q->quantized_dimension = axis;
+}
+
+/* A constant of random integers in [low, high] of dtype (owned by the graph). */
+static uint32_t constant_integers(cf_graph *graph, int32_t dtype, uint32_t rank,
+                                  const int32_t *dims, int32_t low, int32_t high) {
+  uint32_t t = cf_tensor(graph, dtype, rank, dims);
+  tflaccel_tensor_desc *tensor = &graph->tensors[t];
+  int64_t count = cf_elements(tensor);
+  size_t bytes = (size_t)tensor->byte_size;
+  void *data = malloc(bytes ? bytes : 1);
+  ck_assert_ptr_nonnull(data);
+  for (int64_t k = 0; k < count; ++k) {
+    int32_t value = (int32_t)cf_random(graph, (float)low, (float)high + 1.0f);
+    if (value > high) value = high;
+    if (dtype == TFLACCEL_DTYPE_UINT8) ((uint8_t *)data)[k] = (uint8_t)value;
+    else if (dtype == TFLACCEL_DTYPE_INT8) ((int8_t *)data)[k] = (int8_t)value;
+    else ((int32_t *)data)[k] = value;
+  }
+  graph->data[t] = data;
+  tensor->flags = TFLACCEL_TENSOR_CONSTANT;
+  tensor->data = data;
+  tensor->data_size = tensor->byte_size;
+  return t;
+}
+
+static int32_t conv_out(int32_t padding, int32_t in, int32_t k, int32_t stride) {
+  if (padding == TFLACCEL_PADDING_SAME) return (in + stride - 1) / stride;
+  return (in - k + stride) / stride;
+}
+
+/* Activation grids: input and output differ (every conv requantizes). */
+static const float in_scale = 0.02f, out_scale = 0.05f;
+static const int32_t in_zero_int8 = 3, out_zero_int8 = -5, in_zero_uint8 = 128,
+                     out_zero_uint8 = 100;
+static const float weight_scales[MAX_CHANNELS] = {0.004f, 0.006f, 0.005f, 0.007f,
+                                                  0.003f, 0.008f, 0.0045f, 0.0055f};
+static const int32_t zeros[MAX_CHANNELS] = {0};
+static const int32_t weight_zero_uint8 = 120;
+static float bias_scales[MAX_CHANNELS];
+
+/* CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED on quantized tensors, with
+ * an int32 bias of scale input scale * weight scale. */
+static void build_quantized_conv(cf_graph *graph, const cf_case *spec) {
+  int is_uint8 = (spec->flags & QF_UINT8) != 0, per_axis = (spec->flags & QF_PER_AXIS) != 0;
+  int32_t dtype = is_uint8 ? TFLACCEL_DTYPE_UINT8 : TFLACCEL_DTYPE_INT8;
+  int depthwise = spec->op == TFLACCEL_OP_DEPTHWISE_CONV_2D;
+  int connected = spec->op == TFLACCEL_OP_FULLY_CONNECTED;
+  int32_t in_c = spec->shape[spec->rank - 1];
+  int32_t out_c = depthwise ? in_c : spec->out_c;
+  ck_assert_int_le(out_c, MAX_CHANNELS);
+  uint32_t input = cf_input(graph, dtype, spec->rank, spec->shape, is_uint8 ? 0.0f : -128.0f,
+                            is_uint8 ? 256.0f : 128.0f);
+  quantize(graph, input, 1, &in_scale, is_uint8 ? &in_zero_uint8 : &in_zero_int8, 0);
+
+  int32_t filter_dims[4] = {depthwise ? 1 : out_c, spec->kh, spec->kw, depthwise ? out_c : in_c};
+  int32_t fc_dims[2] = {out_c, in_c};
+  uint32_t filter = connected ? constant_integers(graph, dtype, 2, fc_dims, -60, 60)
+                              : constant_integers(graph, dtype, 4, filter_dims,
+                                                  is_uint8 ? 60 : -60, is_uint8 ? 180 : 60);
+  if (connected && is_uint8) filter = constant_integers(graph, dtype, 2, fc_dims, 60, 180);
+  int32_t axis = depthwise ? 3 : 0;
+  quantize(graph, filter, per_axis ? (uint32_t)out_c : 1, weight_scales,
+           is_uint8 ? &weight_zero_uint8 : zeros, axis);
+  for (int32_t c = 0; c < out_c; ++c) bias_scales[c] = in_scale * weight_scales[per_axis ? c : 0];
+  uint32_t bias = constant_integers(graph, TFLACCEL_DTYPE_INT32, 1, &out_c, -2000, 2000);
+  quantize(graph, bias, per_axis ? (uint32_t)out_c : 1, bias_scales, zeros, 0);
+
+  uint32_t output;
+  if (connected) {
+    int32_t dims[2] = {spec->shape[0], out_c};
+    output = cf_tensor(graph, dtype, 2, dims);
+  } else {
+    int32_t stride = spec->stride ? spec->stride : 1;
+    int32_t dims[4] = {spec->shape[0], conv_out(spec->padding, spec->shape[1], spec->kh, stride),
+                       conv_out(spec->padding, spec->shape[2], spec->kw, stride), out_c};
+    output = cf_tensor(graph, dtype, 4, dims);
+  }
+  quantize(graph, output, 1, &out_scale, is_uint8 ? &out_zero_uint8 : &out_zero_int8, 0);
+  uint32_t inputs[3] = {input, filter, bias};
+  tflaccel_op_params *p = cf_op(graph, spec->op, 3, inputs, output);
+  int32_t stride = spec->stride ? spec->stride : 1;
+  if (connected)
+    p->fully_connected.fused_activation = spec->activation;
+  else if (depthwise)
+    p->depthwise_conv_2d = (tflaccel_depthwise_conv_2d_params){spec->padding, stride, stride, 1,
+                                                                spec->activation, 1, 1};
+  else
+    p->conv_2d =
+        (tflaccel_conv_2d_params){spec->padding, stride, stride, spec->activation, 1, 1};
+  cf_output(graph, output);
+}
+
+/* ADD of two quantized inputs on different grids into a third (TFLite's
+ * requantizing add), with its fused activation. */
+static const float add_scales[3] = {0.03f, 0.05f, 0.06f};
+static const int32_t add_zeros_int8[3] = {10, -3, 2}, add_zeros_uint8[3] = {130, 120, 110};
+
+static void build_quantized_add_requantizing(cf_graph *graph, const cf_case *spec) {
+  int is_uint8 = (spec->flags & QF_UINT8) != 0;
+  int32_t dtype = is_uint8 ? TFLACCEL_DTYPE_UINT8 : TFLACCEL_DTYPE_INT8;
+  uint32_t tensors[3];
+  for (int i = 0; i < 3; ++i) {
+    tensors[i] = i < 2 ? cf_input(graph, dtype, spec->rank, spec->shape,
+                                  is_uint8 ? 0.0f : -128.0f, is_uint8 ? 256.0f : 128.0f)
+                       : cf_tensor(graph, dtype, spec->rank, spec->shape);
+    quantize(graph, tensors[i], 1, &add_scales[i],
+             is_uint8 ? &add_zeros_uint8[i] : &add_zeros_int8[i], 0);
+  }
+  cf_op(graph, TFLACCEL_OP_ADD, 2, tensors, tensors[2])->arithmetic.fused_activation =
+      spec->activation;
+  cf_output(graph, tensors[2]);
+}
+
+/* AVERAGE_POOL_2D on uint8: the mean rounded to the (unchanged) grid. */
+static void build_quantized_average_pool(cf_graph *graph, const cf_case *spec) {
+  uint32_t input = cf_input(graph, TFLACCEL_DTYPE_UINT8, 4, spec->shape, 0.0f, 256.0f);
+  quantize(graph, input, 1, &in_scale, &in_zero_uint8, 0);
+  int32_t dims[4] = {spec->shape[0], spec->shape[1] / 2, spec->shape[2] / 2, spec->shape[3]};
+  uint32_t output = cf_tensor(graph, TFLACCEL_DTYPE_UINT8, 4, dims);
+  quantize(graph, output, 1, &in_scale, &in_zero_uint8, 0);
+  cf_op(graph, TFLACCEL_OP_AVERAGE_POOL_2D, 1, &input, output)->pool_2d =
+      (tflaccel_pool_2d_params){TFLACCEL_PADDING_VALID, 2, 2, 2, 2, TFLACCEL_ACT_NONE};
+  cf_output(graph, output);
+}
+
+/* float -> QUANTIZE (int8) -> QUANTIZE (int8, another grid), or with
+ * QF_UINT8 a single QUANTIZE to int16 (symmetric, as TFLite's 16x8). */
+static const float quantize_scales[2] = {0.02f, 0.035f};
+static const int32_t quantize_zeros[2] = {-4, 7};
+static const float int16_scale = 1.0f / 4096.0f;
+
+static void build_quantize(cf_graph *graph, const cf_case *spec) {
+  uint32_t input = cf_input(graph, TFLACCEL_DTYPE_FLOAT32, spec->rank, spec->shape, -3.0f, 3.0f);
+  if (spec->flags & QF_UINT8) {
+    uint32_t output = cf_tensor(graph, TFLACCEL_DTYPE_INT16, spec->rank, spec->shape);
+    quantize(graph, output, 1, &int16_scale, zeros, 0);
+    cf_op(graph, TFLACCEL_OP_QUANTIZE, 1, &input, output);
+    cf_output(graph, output);
+    return;
+  }
+  uint32_t first = cf_tensor(graph, TFLACCEL_DTYPE_INT8, spec->rank, spec->shape);
+  quantize(graph, first, 1, &quantize_scales[0], &quantize_zeros[0], 0);
+  cf_op(graph, TFLACCEL_OP_QUANTIZE, 1, &input, first);
+  uint32_t second = cf_tensor(graph, TFLACCEL_DTYPE_INT8, spec->rank, spec->shape);
+  quantize(graph, second, 1, &quantize_scales[1], &quantize_zeros[1], 0);
+  cf_op(graph, TFLACCEL_OP_QUANTIZE, 1, &first, second);
+  cf_output(graph, second);
+}
+
+/* int8 -> DEQUANTIZE -> float: the real values, exactly. */
+static void build_dequantize(cf_graph *graph, const cf_case *spec) {
+  uint32_t input = cf_input(graph, TFLACCEL_DTYPE_INT8, spec->rank, spec->shape, -128.0f, 128.0f);
+  quantize(graph, input, 1, &quantize_scales[0], &quantize_zeros[0], 0);
+  uint32_t output = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, spec->rank, spec->shape);
+  cf_op(graph, TFLACCEL_OP_DEQUANTIZE, 1, &input, output);
+  cf_output(graph, output);
+}
+
+#define SAME TFLACCEL_PADDING_SAME
+#define VALID TFLACCEL_PADDING_VALID
+
+const cf_case cf_quant_cases[] = {
+    {.name = "quantized int8 conv 3x3 per-axis c5->6 relu6", .build = build_quantized_conv,
+     .op = TFLACCEL_OP_CONV_2D, .rank = 4, .shape = {1, 7, 6, 5}, .out_c = 6, .kh = 3, .kw = 3,
+     .padding = SAME, .activation = TFLACCEL_ACT_RELU6, .flags = QF_PER_AXIS},
+    {.name = "quantized int8 conv 1x1 per-tensor c8->3 stride 2", .build = build_quantized_conv,
+     .op = TFLACCEL_OP_CONV_2D, .rank = 4, .shape = {1, 6, 6, 8}, .out_c = 3, .kh = 1, .kw = 1,
+     .stride = 2, .padding = VALID},
+    {.name = "quantized uint8 conv 3x3 per-tensor c3->8 relu", .build = build_quantized_conv,
+     .op = TFLACCEL_OP_CONV_2D, .rank = 4, .shape = {1, 9, 9, 3}, .out_c = 8, .kh = 3, .kw = 3,
+     .stride = 2, .padding = SAME, .activation = TFLACCEL_ACT_RELU, .flags = QF_UINT8},
+    {.name = "quantized int8 depthwise 3x3 per-axis c7", .build = build_quantized_conv,
+     .op = TFLACCEL_OP_DEPTHWISE_CONV_2D, .rank = 4, .shape = {1, 8, 7, 7}, .kh = 3, .kw = 3,
+     .padding = SAME, .activation = TFLACCEL_ACT_RELU6, .flags = QF_PER_AXIS},
+    {.name = "quantized uint8 depthwise 3x3 c6 stride 2", .build = build_quantized_conv,
+     .op = TFLACCEL_OP_DEPTHWISE_CONV_2D, .rank = 4, .shape = {1, 8, 8, 6}, .kh = 3, .kw = 3,
+     .stride = 2, .padding = SAME, .activation = TFLACCEL_ACT_RELU6, .flags = QF_UINT8},
+    {.name = "quantized int8 fully connected 12->5", .build = build_quantized_conv,
+     .op = TFLACCEL_OP_FULLY_CONNECTED, .rank = 2, .shape = {2, 12}, .out_c = 5},
+    {.name = "quantized uint8 fully connected 10->7", .build = build_quantized_conv,
+     .op = TFLACCEL_OP_FULLY_CONNECTED, .rank = 2, .shape = {1, 10}, .out_c = 7,
+     .flags = QF_UINT8},
+    {.name = "quantized int8 add requantizing relu", .build = build_quantized_add_requantizing,
+     .op = TFLACCEL_OP_ADD, .rank = 4, .shape = {1, 5, 3, 6}, .activation = TFLACCEL_ACT_RELU},
+    {.name = "quantized uint8 add requantizing", .build = build_quantized_add_requantizing,
+     .op = TFLACCEL_OP_ADD, .rank = 4, .shape = {1, 4, 4, 5}, .flags = QF_UINT8},
+    {.name = "quantized uint8 average pool 2x2", .build = build_quantized_average_pool,
+     .op = TFLACCEL_OP_AVERAGE_POOL_2D, .rank = 4, .shape = {1, 6, 8, 5}},
+    {.name = "quantize float -> int8 -> int8 (requantize)", .build = build_quantize,
+     .op = TFLACCEL_OP_QUANTIZE, .rank = 4, .shape = {1, 3, 5, 6}},
+    {.name = "quantize float -> int16", .build = build_quantize, .op = TFLACCEL_OP_QUANTIZE,
+     .rank = 2, .shape = {3, 9}, .flags = QF_UINT8},
+    {.name = "dequantize int8 -> float", .build = build_dequantize, .op = TFLACCEL_OP_DEQUANTIZE,
+     .rank = 4, .shape = {1, 4, 3, 5}},
+};
+
+const uint32_t cf_quant_case_count = sizeof cf_quant_cases / sizeof cf_quant_cases[0];

@@ -1,0 +1,238 @@
+/* The quantized models of ../shared/models with a reference run fully on
+ * the GPU plugin MODEL_TEST_ACCELERATOR through its float view, in fp32
+ * and fp16, and meet issue 19's fidelity bar against the real TFLite
+ * interpreter: in each integer output, at least 99% of the elements within
+ * 1 LSB and none beyond 4, and a classifier ([1, N], N >= 10) keeps
+ * TFLite's top-1 class; float outputs meet expected.json's rtol. A model
+ * with a known limit (its largest error, with the reason) is held to the
+ * rest of the bar and its largest error printed. (The bar
+ * of expected.json, 1 LSB everywhere, is cpu_ref's: it computes TFLite's
+ * integer arithmetic; a float view rounds where the fixed point does not,
+ * and bench/RESULTS.md records the distributions.) The quick models run
+ * always; the larger ones (seconds to a minute each on the software
+ * stacks) only with TFLACCEL_SLOW_MODEL_TESTS=1. Skips (77) when
+ * ../shared/models or the plugin's device is absent. */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/support/json.h"
+#include "tests/support/model_compare.h"
+#include "tests/support/test_util.h"
+#include "tflaccel/tflaccel.h"
+
+#ifndef MODEL_TEST_ACCELERATOR
+#error "MODEL_TEST_ACCELERATOR must name the GPU plugin"
+#endif
+
+#define SKIP_EXIT_STATUS 77
+#define MAX_TENSORS 16
+#define MIN_WITHIN_ONE_LSB 0.99
+#define MAX_LSB 4
+
+typedef struct quantized_model {
+  const char *name;
+  int slow;
+  /* Why its largest error may pass 4 LSB (the 99% bar and top-1 still
+   * hold), or NULL. */
+  const char *known_limit;
+} quantized_model;
+
+/* A softmax output amplifies a 1-LSB disagreement of a top logit (where
+ * the float view rounds a requantization the other way than TFLite's fixed
+ * point) into p * (1 - p) * logit scale * 256 LSB of the top
+ * probabilities: 5-10 LSB on one or two elements (bench/RESULTS.md). */
+#define SOFTMAX_AMPLIFIES                                                                  \
+  "softmax output: a 1-LSB flip of a top logit moves the top probabilities by "           \
+  "p(1-p) x logit scale x 256 LSB"
+
+
+/* Those that every GPU plugin runs whole today (the others need ops
+ * listed in issue 19 item 2). */
+static const quantized_model models[] = {
+    {"coral__mobilenet_v1_0.25_128_quant", 0, SOFTMAX_AMPLIFIES},
+    {"tflm__hello_world_int8", 0, NULL},
+    {"tflm__micro_speech_quantized", 0, NULL},
+    {"coral__tf2_mobilenet_v2_1.0_224_ptq", 1, SOFTMAX_AMPLIFIES},
+};
+
+static const quantized_model *cases[sizeof models / sizeof models[0]];
+static int case_count;
+static const char *models_dir;
+
+#define FORMAT_PATH(buffer, ...)                                                       \
+  ck_assert_msg(snprintf((buffer), sizeof(buffer), __VA_ARGS__) < (int)sizeof(buffer), \
+                "path too long")
+
+static size_t argmax(const void *data, int32_t dtype, size_t count) {
+  size_t best = 0;
+  for (size_t k = 1; k < count; ++k)
+    if (model_compare_value_at(data, dtype, k) > model_compare_value_at(data, dtype, best))
+      best = k;
+  return best;
+}
+
+/* One integer output against its reference: the LSB distribution, the bar. */
+static void check_integer_output(const char *name, const char *label, uint32_t index,
+                                 int32_t dtype, const void *ours, const void *reference,
+                                 size_t count, const json_value *shape, const char *limit) {
+  size_t buckets[6] = {0};
+  int worst = 0;
+  for (size_t k = 0; k < count; ++k) {
+    int difference = abs((int)model_compare_value_at(ours, dtype, k) -
+                         (int)model_compare_value_at(reference, dtype, k));
+    buckets[difference > 4 ? 5 : difference]++;
+    if (difference > worst) worst = difference;
+  }
+  double within = count ? (double)(buckets[0] + buckets[1]) / (double)count : 1.0;
+  printf("%s (%s) output %u: LSB 0/1/2/3/4/>4: %zu/%zu/%zu/%zu/%zu/%zu, %.2f%% within 1, max %d\n",
+         name, label, index, buckets[0], buckets[1], buckets[2], buckets[3], buckets[4],
+         buckets[5], 100.0 * within, worst);
+  ck_assert_msg(within >= MIN_WITHIN_ONE_LSB, "%s (%s) output %u: only %.2f%% within 1 LSB",
+                name, label, index, 100.0 * within);
+  if (worst > MAX_LSB && limit != NULL)
+    printf("%s (%s) output %u: max %d LSB: known limit: %s\n", name, label, index, worst, limit);
+  else
+    ck_assert_msg(worst <= MAX_LSB, "%s (%s) output %u: an element is %d LSB off", name, label,
+                  index, worst);
+  if (shape != NULL && shape->count == 2 && shape->items[0].number == 1 &&
+      shape->items[1].number >= 10) {
+    size_t ours_top = argmax(ours, dtype, count), ref_top = argmax(reference, dtype, count);
+    ck_assert_msg(ours_top == ref_top, "%s (%s): top-1 class %zu, TFLite's %zu", name, label,
+                  ours_top, ref_top);
+  }
+}
+
+static void check_model(const char *name, const char *limit, const json_value *entry,
+                        int32_t precision) {
+  const char *label = precision == TFLACCEL_PRECISION_FP16 ? "fp16" : "fp32";
+  char path[4096];
+  FORMAT_PATH(path, "%s/%s.tflite", models_dir, name);
+  tflaccel_model *model = NULL;
+  tflaccel_status status = tflaccel_model_load_file(path, &model);
+  ck_assert_msg(status == NULL, "%s: %s", name, tflaccel_status_message(status));
+  tflaccel_environment_options environment_options = {
+      .struct_size = sizeof environment_options,
+      .accelerators = MODEL_TEST_ACCELERATOR ",cpu_ref",
+      .log_level = "error"};
+  tflaccel_environment *environment = NULL;
+  status = tflaccel_environment_create(&environment_options, &environment);
+  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+  tflaccel_compilation_options options;
+  tflaccel_compilation_options_init(&options);
+  options.precision = precision;
+  tflaccel_compiled_model *compiled = NULL;
+  status = tflaccel_compiled_model_create(environment, model, &options, &compiled);
+  ck_assert_msg(status == NULL, "%s (%s): %s", name, label, tflaccel_status_message(status));
+  uint32_t partitions = tflaccel_compiled_model_partition_count(compiled);
+  for (uint32_t p = 0; p < partitions; ++p) {
+    tflaccel_partition_info info = {.struct_size = sizeof info};
+    ck_assert_ptr_null(tflaccel_compiled_model_partition_info(compiled, p, &info));
+    ck_assert_msg(!strcmp(info.accelerator, MODEL_TEST_ACCELERATOR),
+                  "%s (%s): partition %u (%u ops) runs on %s", name, label, p, info.op_count,
+                  info.accelerator);
+  }
+  uint32_t input_count = tflaccel_compiled_model_input_count(compiled);
+  uint32_t output_count = tflaccel_compiled_model_output_count(compiled);
+  ck_assert_uint_le(input_count, MAX_TENSORS);
+  ck_assert_uint_le(output_count, MAX_TENSORS);
+  tflaccel_tensor_buffer *inputs[MAX_TENSORS] = {0}, *outputs[MAX_TENSORS] = {0};
+  model_compare_fill_inputs(compiled, models_dir, name, inputs, input_count);
+  for (uint32_t i = 0; i < output_count; ++i)
+    ck_assert_ptr_null(tflaccel_compiled_model_create_output_buffer(compiled, i, &outputs[i]));
+  status = tflaccel_compiled_model_run(compiled, inputs, input_count, outputs, output_count);
+  ck_assert_msg(status == NULL, "%s (%s): %s", name, label, tflaccel_status_message(status));
+
+  const json_value *expected_outputs = json_get(entry, "outputs");
+  ck_assert_uint_eq(expected_outputs->count, output_count);
+  for (uint32_t i = 0; i < output_count; ++i) {
+    const json_value *output = &expected_outputs->items[i];
+    FORMAT_PATH(path, "%s/ref/%s/%s", models_dir, name, json_get(output, "file")->string);
+    size_t size = 0;
+    void *reference = model_compare_read_file(path, &size);
+    ck_assert_msg(reference != NULL, "cannot read %s", path);
+    ck_assert_uint_eq(size, tflaccel_tensor_buffer_byte_size(outputs[i]));
+    int32_t dtype = tflaccel_tensor_buffer_dtype(outputs[i]);
+    const void *ours = tflaccel_tensor_buffer_data(outputs[i]);
+    if (dtype == TFLACCEL_DTYPE_UINT8 || dtype == TFLACCEL_DTYPE_INT8 ||
+        dtype == TFLACCEL_DTYPE_INT16) {
+      size_t element = dtype == TFLACCEL_DTYPE_INT16 ? 2 : 1;
+      check_integer_output(name, label, i, dtype, ours, reference, size / element,
+                           json_get(output, "shape"), limit);
+    } else {
+      char why[256];
+      const char *failure = model_compare_output(
+          json_get(output, "tolerance"),
+          precision == TFLACCEL_PRECISION_FP16 ? "rtol_fp16" : "rtol_fp32", dtype, ours,
+          reference, size / sizeof(float), why, sizeof why);
+      ck_assert_msg(failure == NULL, "%s (%s) output %u: %s", name, label, i, failure);
+    }
+    free(reference);
+  }
+  printf("%s (%s): %u outputs checked, fully on %s\n", name, label, output_count,
+         MODEL_TEST_ACCELERATOR);
+  for (uint32_t i = 0; i < input_count; ++i) tflaccel_tensor_buffer_destroy(inputs[i]);
+  for (uint32_t i = 0; i < output_count; ++i) tflaccel_tensor_buffer_destroy(outputs[i]);
+  tflaccel_compiled_model_destroy(compiled);
+  tflaccel_environment_destroy(environment);
+  tflaccel_model_destroy(model);
+}
+
+START_TEST(quantized_model_on_gpu_meets_the_bar) {
+  char path[4096];
+  FORMAT_PATH(path, "%s/expected.json", models_dir);
+  json_value *expected = json_parse_file(path);
+  ck_assert_ptr_nonnull(expected);
+  const json_value *entry = json_get(expected, cases[_i]->name);
+  ck_assert_ptr_nonnull(entry);
+  check_model(cases[_i]->name, cases[_i]->known_limit, entry, TFLACCEL_PRECISION_FP32);
+  check_model(cases[_i]->name, cases[_i]->known_limit, entry, TFLACCEL_PRECISION_FP16);
+  json_destroy(expected);
+}
+END_TEST
+
+int main(void) {
+  const char *shared = getenv("TFLACCEL_SHARED_MODELS");
+  char probe[4096];
+  snprintf(probe, sizeof probe, "%s/expected.json", shared ? shared : "");
+  if (shared == NULL || access(probe, R_OK) != 0) {
+    printf("SKIP: ../shared/models is absent (%s): the quantized corpus lives only there\n",
+           shared ? shared : "TFLACCEL_SHARED_MODELS unset");
+    return SKIP_EXIT_STATUS;
+  }
+  models_dir = shared;
+  fflush(NULL);
+  pid_t child = fork();
+  if (child == 0)
+    _exit(model_compare_accelerator_available(MODEL_TEST_ACCELERATOR) ? 0 : SKIP_EXIT_STATUS);
+  int wait_status = 0;
+  if (child > 0 && waitpid(child, &wait_status, 0) == child && WIFEXITED(wait_status) &&
+      WEXITSTATUS(wait_status) == SKIP_EXIT_STATUS)
+    return SKIP_EXIT_STATUS;
+
+  const char *slow = getenv("TFLACCEL_SLOW_MODEL_TESTS");
+  int run_slow = slow != NULL && !strcmp(slow, "1");
+  json_value *expected = json_parse_file(probe);
+  if (expected == NULL || expected->kind != JSON_OBJECT) return 1;
+  for (size_t m = 0; m < sizeof models / sizeof models[0]; ++m) {
+    if (json_get(expected, models[m].name) == NULL) continue;
+    if (models[m].slow && !run_slow) {
+      printf("note: %s runs only with TFLACCEL_SLOW_MODEL_TESTS=1\n", models[m].name);
+      continue;
+    }
+    cases[case_count++] = &models[m];
+  }
+  json_destroy(expected);
+
+  Suite *suite = suite_create("GPU quantized models " MODEL_TEST_ACCELERATOR);
+  TCase *tcase = tcase_create(MODEL_TEST_ACCELERATOR);
+  tcase_set_timeout(tcase, 900);
+  tcase_add_loop_test(tcase, quantized_model_on_gpu_meets_the_bar, 0, case_count);
+  suite_add_tcase(suite, tcase);
+  return test_run_suite(suite);
+}
