@@ -57,6 +57,7 @@ typedef enum gpu_unary_code {
   GPU_UNARY_TANH = 6,
   GPU_UNARY_EXP = 7,
   GPU_UNARY_LEAKY_RELU = 8,
+  GPU_UNARY_SQRT = 9,
 } gpu_unary_code;
 
 typedef enum gpu_binary_code {
@@ -67,6 +68,7 @@ typedef enum gpu_binary_code {
   GPU_BINARY_MAXIMUM = 5,
   GPU_BINARY_MINIMUM = 6,
   GPU_BINARY_LOGICAL_AND = 7,
+  GPU_BINARY_FLOOR_DIV = 8,
 } gpu_binary_code;
 
 /* Kernel ids; gpu_kernel_name() gives the entry point's name. The comment
@@ -120,7 +122,9 @@ typedef enum gpu_kernel_id {
   /* Output element number L (dense order) <- the input element at box
    * coordinate L: [0..4) input B, H, W, C, [4] input S, [5..9) box start,
    * [9..13) box stride, [13..17) box size (all in the input's 4-D view),
-   * [17] 1 when whole slices map through (channels untouched). */
+   * [17] 1 when whole slices map through (channels untouched), [18] 1 when
+   * the box is read in another dim order: output dim k walks input dim
+   * [19 + k] (TRANSPOSE; [17] is then 0). */
   GPU_KERNEL_BOX_GATHER,
   /* [0..4) input B, H, W, C, [4] input S, [5] block size. */
   GPU_KERNEL_DEPTH_TO_SPACE,

@@ -20,6 +20,9 @@
 /* max_inputs of ops that take any number of inputs (CONCATENATION: its
  * support check bounds them, with its own message). */
 #define GPU_OP_ANY_INPUTS UINT32_MAX
+/* outputs of ops that have any number of outputs (UNPACK: its support
+ * check matches them to its input). */
+#define GPU_OP_ANY_OUTPUTS UINT32_MAX
 
 /* Which dtypes an op's value tensors (those not in index_inputs) may have. */
 typedef enum gpu_op_values {

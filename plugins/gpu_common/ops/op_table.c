@@ -21,6 +21,8 @@ static const gpu_op_family *const op_families[] = {
     &gpu_ops_strided_slice,
     &gpu_ops_depth_to_space,
     &gpu_ops_resize,
+    &gpu_ops_transpose,
+    &gpu_ops_pack,
 };
 
 const gpu_op_builder *gpu_op_builder_find(const tflaccel_op_desc *op) {
