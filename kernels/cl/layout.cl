@@ -23,7 +23,8 @@ __kernel void gpu_to_slices(KERNEL_ARGS) {
   STORE4(t0, ((b * P[P_OUT_H] + y) * P[P_OUT_W] + x) * P[P_OUT_S] + s, v);
 }
 
-/* t0 (dense) <- t1 (slices), over (x, b * H + y, c); K[0] 1 for bool. */
+/* t0 (dense) <- t1 (slices), over (x, b * H + y, c); K[0] 1 for bool,
+ * 2 for int32, 3 for int64 (integer values held as floats). */
 __kernel void gpu_from_slices(KERNEL_ARGS) {
   __global const int *P = params + base;
   __global const int *K = P + P_KERNEL;
@@ -34,8 +35,12 @@ __kernel void gpu_from_slices(KERNEL_ARGS) {
   int pixel = by * P[P_OUT_W] + x;
   FLT value = load_channel(t1, pixel * P[P_OUT_S], c);
   __global uchar *bytes = (__global uchar *)t0 + P[0];
-  if (K[0])
+  if (K[0] == 1)
     bytes[pixel * channels + c] = value != (FLT)0;
+  else if (K[0] == 2)
+    ((__global int *)bytes)[pixel * channels + c] = (int)rint((float)value);
+  else if (K[0] == 3)
+    ((__global long *)bytes)[pixel * channels + c] = (long)rint((float)value);
   else
     ((__global float *)bytes)[pixel * channels + c] = (float)value;
 }

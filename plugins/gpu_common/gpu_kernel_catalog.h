@@ -130,6 +130,10 @@ typedef enum gpu_kernel_id {
   GPU_KERNEL_DEPTH_TO_SPACE,
   /* Softmax over channels: [0] float beta. */
   GPU_KERNEL_SOFTMAX,
+  /* Index of the first largest (smallest when [7] is 1) value along an
+   * axis, as a float value: [0..4) input B, H, W, C, [4] input S, [5] the
+   * axis' size, [6] the product of the dims after it (4-D view). */
+  GPU_KERNEL_ARG_MAX,
   /* The first catalogue, which every backend provides, ends here. */
   GPU_KERNEL_COUNT,
   /* Kernels added later, offered only by the backends whose `features` say

@@ -81,7 +81,10 @@ static tflaccel_status prepare_tensors(gpu_lowering *lw) {
     lt->request = -1;
     lt->consumer = -1;
     lt->producer = -1;
-    lt->is_bool = desc->dtype == TFLACCEL_DTYPE_BOOL;
+    lt->dense_kind = desc->dtype == TFLACCEL_DTYPE_BOOL    ? LOWER_DENSE_BOOL
+                     : desc->dtype == TFLACCEL_DTYPE_INT32 ? LOWER_DENSE_INT32
+                     : desc->dtype == TFLACCEL_DTYPE_INT64 ? LOWER_DENSE_INT64
+                                                           : LOWER_DENSE_FLOAT32;
   }
   size_t ops = partition->op_count ? partition->op_count : 1;
   lw->absorbed = host->alloc(host->context, ops, 1);
@@ -140,7 +143,7 @@ static tflaccel_status convert_inputs(gpu_lowering *lw) {
     dispatch->args[1].kind = GPU_BUFFER_BINDING;
     dispatch->args[1].binding = lt->binding;
     dispatch->args[1].offset_unit = 1;
-    gpu_program_params(lw->program, d)[GPU_P_KERNEL] = lt->is_bool;
+    gpu_program_params(lw->program, d)[GPU_P_KERNEL] = lt->dense_kind;
     lower_set_work(lw, d, (uint32_t)lt->shape.w, (uint32_t)(lt->shape.b * lt->shape.h),
                    (uint32_t)lt->shape.s);
   }
@@ -209,7 +212,7 @@ static tflaccel_status convert_outputs(gpu_lowering *lw) {
     params[GPU_P_OUT + 2] = lt->shape.w;
     params[GPU_P_OUT + 3] = lt->shape.c;
     params[GPU_P_OUT + 4] = lt->shape.s;
-    params[GPU_P_KERNEL] = lt->is_bool;
+    params[GPU_P_KERNEL] = lt->dense_kind;
     lower_set_work(lw, d, (uint32_t)lt->shape.w, (uint32_t)(lt->shape.b * lt->shape.h),
                    (uint32_t)lt->shape.c);
   }

@@ -14,6 +14,17 @@
  * sub-allocation rule. */
 #define LOWER_ARENA_ALIGNMENT 256
 
+/* What a tensor's values are outside the GPU layer, where the edge
+ * conversions (gpu_to_slices, gpu_from_slices: their K[0]) read or write
+ * them; inside, every tensor holds float values (bool as 0/1, integer
+ * indices as exact integers). */
+typedef enum lower_dense_kind {
+  LOWER_DENSE_FLOAT32 = 0,
+  LOWER_DENSE_BOOL = 1,  /* bytes */
+  LOWER_DENSE_INT32 = 2, /* gpu_from_slices only (ARG_MAX outputs) */
+  LOWER_DENSE_INT64 = 3, /* gpu_from_slices only */
+} lower_dense_kind;
+
 /* A tensor as the lowering sees it: a graph tensor, or a temporary that
  * only the GPU program knows (index >= graph->tensor_count). */
 typedef struct lower_tensor {
@@ -26,7 +37,8 @@ typedef struct lower_tensor {
   uint32_t consumers;       /* ops of the partition that read it */
   int32_t consumer;         /* position of that op when there is one */
   int32_t producer;         /* the dispatch that writes it, or -1 */
-  uint8_t is_input, is_output, is_bool, ready;
+  uint8_t is_input, is_output, ready;
+  uint8_t dense_kind; /* lower_dense_kind: its values in the core's buffers */
   uint8_t read; /* some dispatch reads it (storage roots) */
 } lower_tensor;
 

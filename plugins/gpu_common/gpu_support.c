@@ -89,7 +89,9 @@ int gpu_op_supported(const tflaccel_graph_view *graph, uint32_t op_index, const 
     int is_input = i < op->input_count;
     const tflaccel_tensor_desc *tensor =
         is_input ? gpu_op_input(graph, op, i) : gpu_op_output(graph, op, i - op->input_count);
-    if (tensor == NULL || (is_input && gpu_op_input_holds_indices(builder, i))) continue;
+    if (tensor == NULL || (is_input && gpu_op_input_holds_indices(builder, i)) ||
+        (!is_input && gpu_op_output_holds_indices(builder, i - op->input_count)))
+      continue;
     char role[32];
     if (is_input)
       snprintf(role, sizeof role, "input %u", i);

@@ -398,6 +398,20 @@ static void build_unpack(cf_graph *graph, const cf_case *spec) {
   for (int32_t i = 0; i < count; ++i) cf_output(graph, outputs[i]);
 }
 
+/* ARG_MAX or ARG_MIN (op) of the main input along axis (may be negative). */
+static void build_arg_max(cf_graph *graph, const cf_case *spec) {
+  int32_t rank = (int32_t)spec->rank, dims[4], one = 1;
+  int32_t axis = spec->axis < 0 ? spec->axis + rank : spec->axis;
+  uint32_t input = input_of(graph, spec);
+  for (int32_t d = 0, at = 0; d < rank; ++d)
+    if (d != axis) dims[at++] = spec->shape[d];
+  int32_t dtype = spec->flags & CF_INT64 ? TFLACCEL_DTYPE_INT64 : TFLACCEL_DTYPE_INT32;
+  uint32_t inputs[2] = {input, cf_constant_int32(graph, 1, &one, &spec->axis)};
+  uint32_t output = cf_tensor(graph, dtype, (uint32_t)rank - 1, dims);
+  cf_op(graph, spec->op, 2, inputs, output)->arg.output_type = dtype;
+  cf_output(graph, output);
+}
+
 /* Fusion: conv (3x3 SAME, out_c = in_c) + ADD of the input + activation
  * op (spec->op: RELU or HARD_SWISH etc.). */
 static void build_residual_chain(cf_graph *graph, const cf_case *spec) {
@@ -735,6 +749,17 @@ const cf_case cf_cases[] = {
      .rank = 2, .shape = {5, 9}, .int_count = 2, .ints = {1, 0}},
     {.name = "transpose rank 1 identity", .build = build_transpose, .op = TFLACCEL_OP_TRANSPOSE,
      .rank = 1, .shape = {11}, .int_count = 1, .ints = {0}},
+    /* ARG_MAX, ARG_MIN */
+    {.name = "arg max channels c21 int64", .build = build_arg_max, .op = TFLACCEL_OP_ARG_MAX,
+     .rank = 4, .shape = {1, 5, 6, 21}, .axis = 3, .flags = CF_INT64},
+    {.name = "arg max axis 1 of 3 int32", .build = build_arg_max, .op = TFLACCEL_OP_ARG_MAX,
+     .rank = 3, .shape = {1, 40, 7}, .axis = 1},
+    {.name = "arg max axis -2 rank 4", .build = build_arg_max, .op = TFLACCEL_OP_ARG_MAX,
+     .rank = 4, .shape = {2, 3, 9, 5}, .axis = -2},
+    {.name = "arg max rank 1", .build = build_arg_max, .op = TFLACCEL_OP_ARG_MAX, .rank = 1,
+     .shape = {13}, .axis = 0},
+    {.name = "arg min batch axis", .build = build_arg_max, .op = TFLACCEL_OP_ARG_MIN, .rank = 2,
+     .shape = {6, 10}, .axis = 0, .flags = CF_INT64},
     /* PACK, UNPACK */
     {.name = "pack 3 along the last axis", .build = build_pack, .op = TFLACCEL_OP_PACK,
      .rank = 2, .shape = {5, 6}, .out_c = 3, .axis = 2},

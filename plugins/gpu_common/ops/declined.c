@@ -22,12 +22,11 @@
 
 const char *gpu_op_no_kernel_reason(int32_t code) {
   switch (code) {
-    case TFLACCEL_OP_ARG_MAX:
-    case TFLACCEL_OP_ARG_MIN: return NO_INTEGER_TENSORS;
     case TFLACCEL_OP_CAST: return NO_INTEGER_TENSORS;
     case TFLACCEL_OP_GATHER_ND:
-      return "its indices are a run-time int32 tensor, and the GPU layer stores only float "
-             "tensors (fp32 or fp16 slices; fp16 holds integers exactly only up to 2048)";
+      return "its indices (run-time int32 tensors in the corpus) cannot be held: the GPU "
+             "layer stores only float tensors (fp32 or fp16 slices; fp16 holds integers "
+             "exactly only up to 2048) and has no gather-by-index kernel";
     case TFLACCEL_OP_SVDF:
     case TFLACCEL_OP_UNIDIRECTIONAL_SEQUENCE_LSTM: return NO_PERSISTENT_STATE;
     default: return NULL;

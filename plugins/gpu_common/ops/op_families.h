@@ -19,6 +19,7 @@ extern const gpu_op_family gpu_ops_depth_to_space;  /* DEPTH_TO_SPACE */
 extern const gpu_op_family gpu_ops_resize;          /* RESIZE_BILINEAR, RESIZE_NEAREST_NEIGHBOR */
 extern const gpu_op_family gpu_ops_transpose;       /* TRANSPOSE */
 extern const gpu_op_family gpu_ops_pack;            /* PACK, UNPACK */
+extern const gpu_op_family gpu_ops_arg_max;         /* ARG_MAX, ARG_MIN */
 
 /* Why there is no builder for an op the corpus uses (ops/declined.c), or
  * NULL. */

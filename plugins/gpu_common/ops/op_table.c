@@ -23,6 +23,7 @@ static const gpu_op_family *const op_families[] = {
     &gpu_ops_resize,
     &gpu_ops_transpose,
     &gpu_ops_pack,
+    &gpu_ops_arg_max,
 };
 
 const gpu_op_builder *gpu_op_builder_find(const tflaccel_op_desc *op) {
