@@ -5,7 +5,8 @@ __global const uchar *dense_bytes(__global STORAGE *t, int byte_offset) {
   return (__global const uchar *)t + byte_offset;
 }
 
-/* t0 (slices) <- t1 (dense); K[0] 1 for bool. */
+/* t0 (slices) <- t1 (dense); K[0] 1 for bool, 2 int32, 4 uint8, 5 int8,
+ * 6 int16 (integers become float values), else float32. */
 __kernel void gpu_to_slices(KERNEL_ARGS) {
   __global const int *P = params + base;
   __global const int *K = P + P_KERNEL;
@@ -18,7 +19,16 @@ __kernel void gpu_to_slices(KERNEL_ARGS) {
   FLT4 v = F4(0);
   for (int i = 0; i < 4 && s * 4 + i < channels; ++i) {
     int at = first + s * 4 + i;
-    v = with_lane(v, i, K[0] ? (FLT)(bytes[at] != 0) : (FLT)floats[at]);
+    FLT value;
+    switch (K[0]) {
+    case 1: value = (FLT)(bytes[at] != 0); break;
+    case 2: value = (FLT)((__global const int *)bytes)[at]; break;
+    case 4: value = (FLT)bytes[at]; break;
+    case 5: value = (FLT)((__global const char *)bytes)[at]; break;
+    case 6: value = (FLT)((__global const short *)bytes)[at]; break;
+    default: value = (FLT)floats[at]; break;
+    }
+    v = with_lane(v, i, value);
   }
   STORE4(t0, ((b * P[P_OUT_H] + y) * P[P_OUT_W] + x) * P[P_OUT_S] + s, v);
 }

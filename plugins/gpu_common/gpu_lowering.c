@@ -64,6 +64,19 @@ static int binds_directly(const gpu_lowering *lw, uint32_t tensor) {
          gpu_shape_is_dense(lw->tensors[tensor].shape);
 }
 
+/* How the core's buffer holds the tensor's values (lower_dense_kind). */
+static uint8_t lower_dense_kind_of(const tflaccel_tensor_desc *desc) {
+  switch (desc->dtype) {
+    case TFLACCEL_DTYPE_BOOL: return LOWER_DENSE_BOOL;
+    case TFLACCEL_DTYPE_INT32: return LOWER_DENSE_INT32;
+    case TFLACCEL_DTYPE_INT64: return LOWER_DENSE_INT64;
+    case TFLACCEL_DTYPE_UINT8: return LOWER_DENSE_UINT8;
+    case TFLACCEL_DTYPE_INT8: return LOWER_DENSE_INT8;
+    case TFLACCEL_DTYPE_INT16: return LOWER_DENSE_INT16;
+    default: return LOWER_DENSE_FLOAT32;
+  }
+}
+
 static tflaccel_status prepare_tensors(gpu_lowering *lw) {
   const tflaccel_graph_view *graph = lw->graph;
   const tflaccel_partition_desc *partition = lw->partition;
@@ -81,10 +94,7 @@ static tflaccel_status prepare_tensors(gpu_lowering *lw) {
     lt->request = -1;
     lt->consumer = -1;
     lt->producer = -1;
-    lt->dense_kind = desc->dtype == TFLACCEL_DTYPE_BOOL    ? LOWER_DENSE_BOOL
-                     : desc->dtype == TFLACCEL_DTYPE_INT32 ? LOWER_DENSE_INT32
-                     : desc->dtype == TFLACCEL_DTYPE_INT64 ? LOWER_DENSE_INT64
-                                                           : LOWER_DENSE_FLOAT32;
+    lt->dense_kind = lower_dense_kind_of(desc);
   }
   size_t ops = partition->op_count ? partition->op_count : 1;
   lw->absorbed = host->alloc(host->context, ops, 1);

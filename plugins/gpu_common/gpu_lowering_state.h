@@ -21,8 +21,11 @@
 typedef enum lower_dense_kind {
   LOWER_DENSE_FLOAT32 = 0,
   LOWER_DENSE_BOOL = 1,  /* bytes */
-  LOWER_DENSE_INT32 = 2, /* gpu_from_slices only (ARG_MAX outputs) */
-  LOWER_DENSE_INT64 = 3, /* gpu_from_slices only */
+  LOWER_DENSE_INT32 = 2, /* ARG_MAX outputs, CAST inputs */
+  LOWER_DENSE_INT64 = 3, /* gpu_from_slices only (ARG_MAX outputs) */
+  LOWER_DENSE_UINT8 = 4, /* gpu_to_slices only (CAST inputs), as are the next */
+  LOWER_DENSE_INT8 = 5,
+  LOWER_DENSE_INT16 = 6,
 } lower_dense_kind;
 
 /* A tensor as the lowering sees it: a graph tensor, or a temporary that

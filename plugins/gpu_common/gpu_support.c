@@ -90,6 +90,7 @@ int gpu_op_supported(const tflaccel_graph_view *graph, uint32_t op_index, const 
     const tflaccel_tensor_desc *tensor =
         is_input ? gpu_op_input(graph, op, i) : gpu_op_output(graph, op, i - op->input_count);
     if (tensor == NULL || (is_input && gpu_op_input_holds_indices(builder, i)) ||
+        (is_input && gpu_op_input_holds_integers(builder, i)) ||
         (!is_input && gpu_op_output_holds_indices(builder, i - op->input_count)))
       continue;
     char role[32];

@@ -51,6 +51,7 @@ plugins_libgpu_common_la_SOURCES = \
 	plugins/gpu_common/gpu_work_group.c \
 	plugins/gpu_common/gpu_work_group.h \
 	plugins/gpu_common/ops/arg_max.c \
+	plugins/gpu_common/ops/cast.c \
 	plugins/gpu_common/ops/concat.c \
 	plugins/gpu_common/ops/conv.c \
 	plugins/gpu_common/ops/declined.c \

@@ -412,6 +412,31 @@ static void build_arg_max(cf_graph *graph, const cf_case *spec) {
   cf_output(graph, output);
 }
 
+/* CAST of an integer graph input (dtype in out_c, values in [value, -value),
+ * from 0 for uint8)
+ * to float32; with CF_KEEP_DIMS, the int32 input is instead ARG_MAX's
+ * output along the last axis of a float input (an index held on the GPU). */
+static void build_cast(cf_graph *graph, const cf_case *spec) {
+  uint32_t input;
+  uint32_t rank = spec->rank;
+  int32_t dims[4];
+  memcpy(dims, spec->shape, sizeof dims);
+  if (spec->flags & CF_KEEP_DIMS) {
+    int32_t axis = (int32_t)rank - 1, one = 1;
+    uint32_t arg_inputs[2] = {input_of(graph, spec), cf_constant_int32(graph, 1, &one, &axis)};
+    input = cf_tensor(graph, TFLACCEL_DTYPE_INT32, --rank, dims);
+    cf_op(graph, TFLACCEL_OP_ARG_MAX, 2, arg_inputs, input)->arg.output_type =
+        TFLACCEL_DTYPE_INT32;
+  } else {
+    float low = spec->out_c == TFLACCEL_DTYPE_UINT8 ? 0.0f : spec->value;
+    input = cf_input(graph, spec->out_c, rank, dims, low, -spec->value);
+  }
+  uint32_t output = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, rank, dims);
+  tflaccel_op_params *p = cf_op(graph, TFLACCEL_OP_CAST, 1, &input, output);
+  p->cast = (tflaccel_cast_params){graph->tensors[input].dtype, TFLACCEL_DTYPE_FLOAT32};
+  cf_output(graph, output);
+}
+
 /* Fusion: conv (3x3 SAME, out_c = in_c) + ADD of the input + activation
  * op (spec->op: RELU or HARD_SWISH etc.). */
 static void build_residual_chain(cf_graph *graph, const cf_case *spec) {
@@ -760,6 +785,15 @@ const cf_case cf_cases[] = {
      .shape = {13}, .axis = 0},
     {.name = "arg min batch axis", .build = build_arg_max, .op = TFLACCEL_OP_ARG_MIN, .rank = 2,
      .shape = {6, 10}, .axis = 0, .flags = CF_INT64},
+    /* CAST */
+    {.name = "cast uint8 to float32 c3", .build = build_cast, .op = TFLACCEL_OP_CAST, .rank = 4,
+     .shape = {1, 6, 5, 3}, .out_c = TFLACCEL_DTYPE_UINT8, .value = -255.0f},
+    {.name = "cast int8 to float32", .build = build_cast, .op = TFLACCEL_OP_CAST, .rank = 3,
+     .shape = {4, 5, 6}, .out_c = TFLACCEL_DTYPE_INT8, .value = -127.0f},
+    {.name = "cast int32 to float32 rank 2", .build = build_cast, .op = TFLACCEL_OP_CAST,
+     .rank = 2, .shape = {6, 9}, .out_c = TFLACCEL_DTYPE_INT32, .value = -1000.0f},
+    {.name = "cast of arg max indices", .build = build_cast, .op = TFLACCEL_OP_CAST, .rank = 3,
+     .shape = {2, 7, 17}, .flags = CF_KEEP_DIMS},
     /* PACK, UNPACK */
     {.name = "pack 3 along the last axis", .build = build_pack, .op = TFLACCEL_OP_PACK,
      .rank = 2, .shape = {5, 6}, .out_c = 3, .axis = 2},

@@ -20,6 +20,7 @@ extern const gpu_op_family gpu_ops_resize;          /* RESIZE_BILINEAR, RESIZE_N
 extern const gpu_op_family gpu_ops_transpose;       /* TRANSPOSE */
 extern const gpu_op_family gpu_ops_pack;            /* PACK, UNPACK */
 extern const gpu_op_family gpu_ops_arg_max;         /* ARG_MAX, ARG_MIN */
+extern const gpu_op_family gpu_ops_cast;            /* CAST to float32 */
 
 /* Why there is no builder for an op the corpus uses (ops/declined.c), or
  * NULL. */
