@@ -9,6 +9,7 @@ GPU_CL_KERNEL_FILES = \
 	kernels/cl/conv.cl \
 	kernels/cl/pool.cl \
 	kernels/cl/copy.cl \
+	kernels/cl/arg_max.cl \
 	kernels/cl/lstm.cl
 EXTRA_DIST += $(GPU_CL_KERNEL_FILES) kernels/embed_sources.sh
 BUILT_SOURCES += kernels/cl_kernel_sources.c

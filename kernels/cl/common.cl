@@ -122,6 +122,7 @@ FLT4 apply_unary(int code, FLT4 v, float alpha) {
   case 5: return v * fmin(F4(6), fmax(F4(0), v + F4(3))) / F4(6);
   case 6: return tanh(v);
   case 7: return exp(v);
+  case 9: return sqrt(v);
   default: return select(v * (FLT)alpha, v, v > F4(0));
   }
 }
@@ -134,6 +135,7 @@ FLT4 apply_binary(int code, FLT4 a, FLT4 b) {
   case 4: return a / b;
   case 5: return fmax(a, b);
   case 6: return fmin(a, b);
+  case 8: return floor(a / b);
   default: return select(F4(0), F4(1), (a != F4(0)) & (b != F4(0)));
   }
 }

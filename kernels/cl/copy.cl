@@ -52,7 +52,9 @@ __kernel void gpu_concat(KERNEL_ARGS) {
 
 /* t0 element number L (dense order) <- t1 at box coordinate L: K[0..4)
  * input B, H, W, C, K[4] its slices, K[5..9) box start, K[9..13) stride,
- * K[13..17) size; K[17] 1 when whole slices map through. */
+ * K[13..17) size; K[17] 1 when whole slices map through; K[18] 1 when L
+ * walks the box in another dim order, output dim k being input dim
+ * K[19 + k] (TRANSPOSE). */
 __kernel void gpu_box_gather(KERNEL_ARGS) {
   KERNEL_START;
   OUTPUT_COORDS;
@@ -71,16 +73,16 @@ __kernel void gpu_box_gather(KERNEL_ARGS) {
     int out_c = P[P_OUT_C];
     for (int lane = 0; lane < 4 && s * 4 + lane < out_c; ++lane) {
       int at = pixel * out_c + s * 4 + lane;
-      int ic = at % size[3];
-      at /= size[3];
-      int ix = at % size[2];
-      at /= size[2];
-      int iy = at % size[1];
-      int ib = at / size[1];
-      ib = start[0] + ib * step[0];
-      iy = start[1] + iy * step[1];
-      ix = start[2] + ix * step[2];
-      ic = start[3] + ic * step[3];
+      int coord[4];
+      for (int k = 3; k >= 0; --k) {
+        int dim = K[18] ? K[19 + k] : k;
+        coord[dim] = at % size[dim];
+        at /= size[dim];
+      }
+      int ib = start[0] + coord[0] * step[0];
+      int iy = start[1] + coord[1] * step[1];
+      int ix = start[2] + coord[2] * step[2];
+      int ic = start[3] + coord[3] * step[3];
       v = with_lane(v, lane, load_channel(t1, ((ib * in_h + iy) * in_w + ix) * in_s, ic));
     }
   }

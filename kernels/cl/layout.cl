@@ -1,9 +1,11 @@
 /* Conversions between the dense NHWC tensors the core hands over (float32,
  * bool as bytes, or the integers of a quantized tensor) and the slice
  * layout. Their dense offsets are bytes. K[0] is the dense kind
- * (gpu_dense_kind: 0 float32, 1 bool, 2 uint8, 3 int8, 4 int16); the
- * integer kinds carry K[1] scale bits, K[2] zero point, K[3] qmin, K[4]
- * qmax. This is the float view's edge: a quantized partition input is
+ * (gpu_dense_kind: 0 float32, 1 bool, 2 uint8, 3 int8, 4 int16, 5 int32,
+ * 6 int64); the 8- and 16-bit kinds carry K[1] scale bits, K[2] zero point,
+ * K[3] qmin, K[4] qmax (scale 1 and zero point 0 for a tensor that is not
+ * quantized, such as a CAST input); int32 and int64 are integer values held
+ * as floats (ARG_MAX outputs, CAST inputs), int64 on the way out only. This is the float view's edge: a quantized partition input is
  * dequantized here, a quantized output quantized here, on the GPU. */
 
 /* Element at of a dense tensor of kind K[0], as a real value. */
@@ -13,6 +15,7 @@ float dense_value(__global const int *K, __global const uchar *bytes, int at) {
   case 2: return (float)((int)bytes[at] - K[2]) * as_float(K[1]);
   case 3: return (float)((int)((__global const char *)bytes)[at] - K[2]) * as_float(K[1]);
   case 4: return (float)((int)((__global const short *)bytes)[at] - K[2]) * as_float(K[1]);
+  case 5: return (float)((__global const int *)bytes)[at];
   default: return ((__global const float *)bytes)[at];
   }
 }
@@ -28,7 +31,7 @@ __global const uchar *dense_bytes(__global STORAGE *t, int byte_offset) {
   return (__global const uchar *)t + byte_offset;
 }
 
-/* t0 (slices) <- t1 (dense); K[0] 1 for bool. */
+/* t0 (slices) <- t1 (dense of kind K[0]). */
 __kernel void gpu_to_slices(KERNEL_ARGS) {
   __global const int *P = params + base;
   __global const int *K = P + P_KERNEL;
@@ -60,6 +63,8 @@ __kernel void gpu_from_slices(KERNEL_ARGS) {
   case 2: bytes[at] = (uchar)quantize_value(K, (float)value); break;
   case 3: ((__global char *)bytes)[at] = (char)quantize_value(K, (float)value); break;
   case 4: ((__global short *)bytes)[at] = (short)quantize_value(K, (float)value); break;
+  case 5: ((__global int *)bytes)[at] = (int)rint((float)value); break;
+  case 6: ((__global long *)bytes)[at] = (long)rint((float)value); break;
   default: ((__global float *)bytes)[at] = (float)value;
   }
 }

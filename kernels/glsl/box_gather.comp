@@ -1,6 +1,8 @@
 /* t0 element number L (dense order) <- t1 at box coordinate L: K(0..4)
  * input B, H, W, C, K(4) its slices, K(5..9) box start, K(9..13) stride,
- * K(13..17) size; K(17) 1 when whole slices map through. */
+ * K(13..17) size; K(17) 1 when whole slices map through; K(18) 1 when L
+ * walks the box in another dim order, output dim k being input dim
+ * K(19 + k) (TRANSPOSE). */
 void main() {
   kernel_start();
   OUTPUT_COORDS;
@@ -19,16 +21,16 @@ void main() {
     int out_c = P(P_OUT_C);
     for (int lane = 0; lane < 4 && s * 4 + lane < out_c; ++lane) {
       int at = pixel * out_c + s * 4 + lane;
-      int ic = at % PA(size + 3);
-      at /= PA(size + 3);
-      int ix = at % PA(size + 2);
-      at /= PA(size + 2);
-      int iy = at % PA(size + 1);
-      int ib = at / PA(size + 1);
-      ib = PA(start) + ib * PA(step);
-      iy = PA(start + 1) + iy * PA(step + 1);
-      ix = PA(start + 2) + ix * PA(step + 2);
-      ic = PA(start + 3) + ic * PA(step + 3);
+      int coord[4];
+      for (int k = 3; k >= 0; --k) {
+        int dim = K(18) != 0 ? K(19 + k) : k;
+        coord[dim] = at % PA(size + dim);
+        at /= PA(size + dim);
+      }
+      int ib = PA(start) + coord[0] * PA(step);
+      int iy = PA(start + 1) + coord[1] * PA(step + 1);
+      int ix = PA(start + 2) + coord[2] * PA(step + 2);
+      int ic = PA(start + 3) + coord[3] * PA(step + 3);
       v = with_lane(v, lane, load_channel(1, ((ib * in_h + iy) * in_w + ix) * in_s, ic));
     }
   }

@@ -291,6 +291,7 @@ FLT4 apply_unary(int code, FLT4 v, float alpha) {
   else if (code == 5) r = v * min(FLT4(6), max(FLT4(0), v + FLT4(3))) / FLT4(6);
   else if (code == 6) r = tanh(v);
   else if (code == 7) r = exp(v);
+  else if (code == 9) r = sqrt(v);
   else r = mix(v * FLT(alpha), v, greaterThan(v, FLT4(0)));
   return r;
 }
@@ -303,6 +304,7 @@ FLT4 apply_binary(int code, FLT4 a, FLT4 b) {
   else if (code == 4) r = a / b;
   else if (code == 5) r = max(a, b);
   else if (code == 6) r = min(a, b);
+  else if (code == 8) r = floor(a / b);
   else r = FLT4(notEqual(a, FLT4(0))) * FLT4(notEqual(b, FLT4(0)));
   return r;
 }

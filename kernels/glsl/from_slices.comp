@@ -1,8 +1,9 @@
 /* t0 (dense of kind K(0), gpu_dense_kind: 0 float32, 1 bool bytes,
- * 2 uint8, 3 int8, 4 int16, from the byte offset P(0)) <- t1 (slices), over
- * (x, b * H + y, c). The integer kinds are a quantized partition output,
- * quantized here to the grid K(1) scale bits, K(2) zero point, K(3) qmin,
- * K(4) qmax (kernels/cl/layout.cl's twin). */
+ * 2 uint8, 3 int8, 4 int16, 5 int32, 6 int64, from the byte offset P(0))
+ * <- t1 (slices), over (x, b * H + y, c). The 8- and 16-bit kinds are a
+ * quantized partition output, quantized here to the grid K(1) scale bits,
+ * K(2) zero point, K(3) qmin, K(4) qmax; int32 and int64 are integer values
+ * held as floats (ARG_MAX outputs), rounded (kernels/cl/layout.cl's twin). */
 
 /* The `bits` bits (8 or 16) at byte `at`: their word's other bytes may
  * belong to other work items (or lie outside the tensor), so it is changed
@@ -27,6 +28,12 @@ void main() {
     w0.words[(byte_offset >> 2) + at] = floatBitsToUint(float(value));
   } else if (kind == 1) {
     store_dense_bits(byte_offset + at, 8, value != FLT(0) ? 1u : 0u);
+  } else if (kind == 5) {
+    w0.words[(byte_offset >> 2) + at] = uint(int(round(float(value))));
+  } else if (kind == 6) {
+    int index = int(round(float(value)));
+    w0.words[(byte_offset >> 2) + 2 * at] = uint(index);
+    w0.words[(byte_offset >> 2) + 2 * at + 1] = index < 0 ? 0xFFFFFFFFu : 0u;
   } else {
     /* TFLite's quantization: round half away from zero, then clamp. */
     float q = round_half_away(float(value) / intBitsToFloat(K(1))) + float(K(2));

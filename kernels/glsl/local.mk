@@ -8,7 +8,7 @@
 # plugins index them by id.
 GPU_GLSL_KERNELS = to_slices from_slices elementwise conv2d conv2d_split conv_ordered \
 	depthwise_conv2d transpose_conv2d pool2d pool2d_reduce mean resize pad concat \
-	box_gather depth_to_space softmax depthwise_conv_ordered depthwise_conv2d_1x1 \
+	box_gather depth_to_space softmax arg_max depthwise_conv_ordered depthwise_conv2d_1x1 \
 	lstm_gates depthwise_conv_ordered_expand
 GPU_GLSL_KERNEL_FILES = \
 	kernels/glsl/to_slices.comp \
@@ -28,6 +28,7 @@ GPU_GLSL_KERNEL_FILES = \
 	kernels/glsl/box_gather.comp \
 	kernels/glsl/depth_to_space.comp \
 	kernels/glsl/softmax.comp \
+	kernels/glsl/arg_max.comp \
 	kernels/glsl/depthwise_conv_ordered.comp \
 	kernels/glsl/depthwise_conv2d_1x1.comp \
 	kernels/glsl/lstm_gates.comp \

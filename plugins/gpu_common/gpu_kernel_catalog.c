@@ -21,6 +21,7 @@ static const char *const kernel_names[GPU_KERNEL_EXTENDED_COUNT] = {
     [GPU_KERNEL_BOX_GATHER] = "gpu_box_gather",
     [GPU_KERNEL_DEPTH_TO_SPACE] = "gpu_depth_to_space",
     [GPU_KERNEL_SOFTMAX] = "gpu_softmax",
+    [GPU_KERNEL_ARG_MAX] = "gpu_arg_max",
     [GPU_KERNEL_DEPTHWISE_CONV_ORDERED] = "gpu_depthwise_conv_ordered",
     [GPU_KERNEL_DEPTHWISE_CONV2D_1X1] = "gpu_depthwise_conv2d_1x1",
     [GPU_KERNEL_LSTM_GATES] = "gpu_lstm_gates",

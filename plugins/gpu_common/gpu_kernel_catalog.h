@@ -62,14 +62,19 @@ typedef enum gpu_post_type {
 #define GPU_GRID_TIE_SLACK (1.0f / 1024.0f)
 
 /* What the dense side of the layout conversions (TO_SLICES, FROM_SLICES)
- * holds, their parameter [0]; the integer kinds are (de)quantized with
- * [1] scale float bits, [2] zero point, [3] qmin, [4] qmax. */
+ * holds, their parameter [0]: what a tensor's values are outside the GPU
+ * layer; inside, every tensor holds float values (bool as 0/1, integer
+ * indices as exact integers). The 8- and 16-bit kinds are (de)quantized
+ * with [1] scale float bits, [2] zero point, [3] qmin, [4] qmax (scale 1,
+ * zero point 0 when the tensor is not quantized, e.g. a CAST input). */
 typedef enum gpu_dense_kind {
   GPU_DENSE_FLOAT32 = 0,
-  GPU_DENSE_BOOL = 1,
+  GPU_DENSE_BOOL = 1,  /* bytes */
   GPU_DENSE_UINT8 = 2,
   GPU_DENSE_INT8 = 3,
   GPU_DENSE_INT16 = 4,
+  GPU_DENSE_INT32 = 5, /* ARG_MAX outputs, CAST inputs */
+  GPU_DENSE_INT64 = 6, /* FROM_SLICES only (ARG_MAX outputs) */
 } gpu_dense_kind;
 
 typedef enum gpu_unary_code {
@@ -81,6 +86,7 @@ typedef enum gpu_unary_code {
   GPU_UNARY_TANH = 6,
   GPU_UNARY_EXP = 7,
   GPU_UNARY_LEAKY_RELU = 8,
+  GPU_UNARY_SQRT = 9,
 } gpu_unary_code;
 
 typedef enum gpu_binary_code {
@@ -91,6 +97,7 @@ typedef enum gpu_binary_code {
   GPU_BINARY_MAXIMUM = 5,
   GPU_BINARY_MINIMUM = 6,
   GPU_BINARY_LOGICAL_AND = 7,
+  GPU_BINARY_FLOOR_DIV = 8,
 } gpu_binary_code;
 
 /* Kernel ids; gpu_kernel_name() gives the entry point's name. The comment
@@ -145,12 +152,18 @@ typedef enum gpu_kernel_id {
   /* Output element number L (dense order) <- the input element at box
    * coordinate L: [0..4) input B, H, W, C, [4] input S, [5..9) box start,
    * [9..13) box stride, [13..17) box size (all in the input's 4-D view),
-   * [17] 1 when whole slices map through (channels untouched). */
+   * [17] 1 when whole slices map through (channels untouched), [18] 1 when
+   * the box is read in another dim order: output dim k walks input dim
+   * [19 + k] (TRANSPOSE; [17] is then 0). */
   GPU_KERNEL_BOX_GATHER,
   /* [0..4) input B, H, W, C, [4] input S, [5] block size. */
   GPU_KERNEL_DEPTH_TO_SPACE,
   /* Softmax over channels: [0] float beta. */
   GPU_KERNEL_SOFTMAX,
+  /* Index of the first largest (smallest when [7] is 1) value along an
+   * axis, as a float value: [0..4) input B, H, W, C, [4] input S, [5] the
+   * axis' size, [6] the product of the dims after it (4-D view). */
+  GPU_KERNEL_ARG_MAX,
   /* The first catalogue, which every backend provides, ends here. */
   GPU_KERNEL_COUNT,
   /* Kernels added later, offered only by the backends whose `features` say

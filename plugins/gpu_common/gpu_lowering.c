@@ -69,6 +69,16 @@ static int binds_directly(const gpu_lowering *lw, uint32_t tensor) {
          gpu_shape_is_dense(lw->tensors[tensor].shape);
 }
 
+/* How the core's buffer holds the tensor's values (gpu_dense_kind). */
+static uint8_t lower_dense_kind_of(const tflaccel_tensor_desc *desc) {
+  switch (desc->dtype) {
+    case TFLACCEL_DTYPE_BOOL: return GPU_DENSE_BOOL;
+    case TFLACCEL_DTYPE_INT32: return GPU_DENSE_INT32;
+    case TFLACCEL_DTYPE_INT64: return GPU_DENSE_INT64;
+    default: return (uint8_t)gpu_dense_kind_of(desc->dtype);
+  }
+}
+
 static tflaccel_status prepare_tensors(gpu_lowering *lw) {
   const tflaccel_graph_view *graph = lw->graph;
   const tflaccel_partition_desc *partition = lw->partition;
@@ -86,7 +96,7 @@ static tflaccel_status prepare_tensors(gpu_lowering *lw) {
     lt->request = -1;
     lt->consumer = -1;
     lt->producer = -1;
-    lt->is_bool = desc->dtype == TFLACCEL_DTYPE_BOOL;
+    lt->dense_kind = lower_dense_kind_of(desc);
   }
   size_t ops = partition->op_count ? partition->op_count : 1;
   lw->absorbed = host->alloc(host->context, ops, 1);
@@ -131,20 +141,19 @@ static tflaccel_status prepare_tensors(gpu_lowering *lw) {
   return NULL;
 }
 
-/* The dense kind of partition tensor t and, for a quantized one (the float
- * view's edge: its integers are bound as the core holds them, and
- * converted on the GPU in the dispatch list), its grid: K[0..5) of the
- * layout conversions. */
+/* The dense kind of partition tensor t and, for an 8- or 16-bit one, its
+ * grid: K[0..5) of the layout conversions. A quantized tensor is the float
+ * view's edge (its integers are bound as the core holds them, and converted
+ * on the GPU in the dispatch list); one that is not quantized (a CAST
+ * input) is read on the grid of scale 1, zero point 0. */
 static void dense_kind_params(const gpu_lowering *lw, uint32_t t, int32_t *k) {
   const tflaccel_tensor_desc *desc = &lw->graph->tensors[t];
-  if (lw->tensors[t].is_bool) {
-    k[0] = GPU_DENSE_BOOL;
-    return;
-  }
-  k[0] = gpu_dense_kind_of(desc->dtype);
-  if (k[0] == GPU_DENSE_FLOAT32) return;
-  k[1] = gpu_float_bits(desc->quantization.scales[0]);
-  k[2] = desc->quantization.zero_points[0];
+  k[0] = lw->tensors[t].dense_kind;
+  if (k[0] != GPU_DENSE_UINT8 && k[0] != GPU_DENSE_INT8 && k[0] != GPU_DENSE_INT16) return;
+  int quantized = desc->quantization.count > 0 && desc->quantization.scales != NULL &&
+                  desc->quantization.zero_points != NULL;
+  k[1] = gpu_float_bits(quantized ? desc->quantization.scales[0] : 1.0f);
+  k[2] = quantized ? desc->quantization.zero_points[0] : 0;
   gpu_quant_range(desc->dtype, &k[3], &k[4]);
 }
 

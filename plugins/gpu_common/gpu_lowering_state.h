@@ -26,7 +26,8 @@ typedef struct lower_tensor {
   uint32_t consumers;       /* ops of the partition that read it */
   int32_t consumer;         /* position of that op when there is one */
   int32_t producer;         /* the dispatch that writes it, or -1 */
-  uint8_t is_input, is_output, is_bool, ready;
+  uint8_t is_input, is_output, ready;
+  uint8_t dense_kind; /* gpu_dense_kind: its values in the core's buffers */
   uint8_t read; /* some dispatch reads it (storage roots) */
   uint8_t on_grid; /* a quantized tensor already rounded onto its grid (gpu_emit_quant.h) */
 } lower_tensor;

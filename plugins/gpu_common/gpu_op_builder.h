@@ -20,6 +20,9 @@
 /* max_inputs of ops that take any number of inputs (CONCATENATION: its
  * support check bounds them, with its own message). */
 #define GPU_OP_ANY_INPUTS UINT32_MAX
+/* outputs of ops that have any number of outputs (UNPACK: its support
+ * check matches them to its input). */
+#define GPU_OP_ANY_OUTPUTS UINT32_MAX
 
 /* Which dtypes an op's value tensors (those not in index_inputs) may have. */
 typedef enum gpu_op_values {
@@ -36,6 +39,14 @@ typedef struct gpu_op_builder {
    * constants read on the host), not values. */
   uint32_t index_inputs;
   int32_t values;        /* gpu_op_values */
+  /* Bit i: output i holds integer indices (int32/int64: ARG_MAX), held as
+   * exact float values inside and written as integers at the partition's
+   * edge; the builder's support check owns their rules. */
+  uint32_t index_outputs;
+  /* Bit i: input i may hold integer values (uint8, int8, int16, int32, not
+   * quantized: CAST), which the partition's edge conversion makes float
+   * values; the builder's support check owns their rules. */
+  uint32_t integer_inputs;
   int reads_through_pad; /* a PAD of H and W before input 0 may be fused into it */
   /* Optional, asked before the arity: 0 (with a reason) for a variant of
    * the op that has no GPU kernel at all (the full-kernel LSTM). */
@@ -65,6 +76,16 @@ const gpu_op_builder *gpu_op_builder_find(const tflaccel_op_desc *op);
 /* Whether input `index` of the builder's op holds indices, not values. */
 static inline int gpu_op_input_holds_indices(const gpu_op_builder *builder, uint32_t index) {
   return index < 32 && ((builder->index_inputs >> index) & 1u);
+}
+
+/* Whether input `index` of the builder's op may hold integer values. */
+static inline int gpu_op_input_holds_integers(const gpu_op_builder *builder, uint32_t index) {
+  return index < 32 && ((builder->integer_inputs >> index) & 1u);
+}
+
+/* Whether output `index` of the builder's op holds integer indices. */
+static inline int gpu_op_output_holds_indices(const gpu_op_builder *builder, uint32_t index) {
+  return index < 32 && ((builder->index_outputs >> index) & 1u);
 }
 
 #endif

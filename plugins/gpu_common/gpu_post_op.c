@@ -15,6 +15,7 @@ int32_t gpu_post_unary_code(int32_t op_code) {
     case TFLACCEL_OP_TANH: return GPU_UNARY_TANH;
     case TFLACCEL_OP_EXP: return GPU_UNARY_EXP;
     case TFLACCEL_OP_LEAKY_RELU: return GPU_UNARY_LEAKY_RELU;
+    case TFLACCEL_OP_SQRT: return GPU_UNARY_SQRT;
     default: return 0;
   }
 }
@@ -28,6 +29,7 @@ int32_t gpu_post_binary_code(int32_t op_code) {
     case TFLACCEL_OP_MAXIMUM: return GPU_BINARY_MAXIMUM;
     case TFLACCEL_OP_MINIMUM: return GPU_BINARY_MINIMUM;
     case TFLACCEL_OP_LOGICAL_AND: return GPU_BINARY_LOGICAL_AND;
+    case TFLACCEL_OP_FLOOR_DIV: return GPU_BINARY_FLOOR_DIV;
     default: return 0;
   }
 }

@@ -14,6 +14,7 @@
 #include "core/facts/op_names.h"
 #include "plugins/gpu_common/gpu_support.h"
 #include "plugins/gpu_common/gpu_support_check.h"
+#include "plugins/gpu_common/ops/op_families.h"
 
 /* The largest tensor: indices stay within int32 in the kernels. */
 #define GPU_MAX_STORED_ELEMENTS (INT64_C(1) << 30)
@@ -61,6 +62,7 @@ static int check_arity(const gpu_support_check *check, const gpu_op_builder *bui
   const tflaccel_op_desc *op = check->op;
   uint32_t min = builder->min_inputs, max = builder->max_inputs, outputs = builder->outputs;
   if (max == GPU_OP_ANY_INPUTS) max = op->input_count; /* as the message reports it */
+  if (outputs == GPU_OP_ANY_OUTPUTS) outputs = op->output_count;
   if (op->input_count < min || op->input_count > max)
     return gpu_decline(check, "%s has %u inputs, expected %u to %u", check->name, op->input_count,
                        min, max);
@@ -86,6 +88,9 @@ int gpu_op_supported(const tflaccel_graph_view *graph, uint32_t op_index, const 
     if (op->code == TFLACCEL_OP_CUSTOM)
       return gpu_decline(&check, "there is no GPU kernel for custom op %s",
                          op->custom_code ? op->custom_code : "(unnamed)");
+    const char *why = gpu_op_no_kernel_reason(op->code);
+    if (name != NULL && why != NULL)
+      return gpu_decline(&check, "there is no GPU kernel for %s: %s", name, why);
     if (name != NULL) return gpu_decline(&check, "there is no GPU kernel for %s", name);
     return gpu_decline(&check, "there is no GPU kernel for op code %d", (int)op->code);
   }
@@ -97,7 +102,10 @@ int gpu_op_supported(const tflaccel_graph_view *graph, uint32_t op_index, const 
     int is_input = i < op->input_count;
     const tflaccel_tensor_desc *tensor =
         is_input ? gpu_op_input(graph, op, i) : gpu_op_output(graph, op, i - op->input_count);
-    if (tensor == NULL || (is_input && gpu_op_input_holds_indices(builder, i))) continue;
+    if (tensor == NULL || (is_input && gpu_op_input_holds_indices(builder, i)) ||
+        (is_input && gpu_op_input_holds_integers(builder, i)) ||
+        (!is_input && gpu_op_output_holds_indices(builder, i - op->input_count)))
+      continue;
     char role[32];
     if (is_input)
       snprintf(role, sizeof role, "input %u", i);

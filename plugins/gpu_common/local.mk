@@ -56,14 +56,18 @@ plugins_libgpu_common_la_SOURCES = \
 	plugins/gpu_common/gpu_support_check.h \
 	plugins/gpu_common/gpu_work_group.c \
 	plugins/gpu_common/gpu_work_group.h \
+	plugins/gpu_common/ops/arg_max.c \
+	plugins/gpu_common/ops/cast.c \
 	plugins/gpu_common/ops/concat.c \
 	plugins/gpu_common/ops/conv.c \
+	plugins/gpu_common/ops/declined.c \
 	plugins/gpu_common/ops/depth_to_space.c \
 	plugins/gpu_common/ops/elementwise.c \
 	plugins/gpu_common/ops/fully_connected.c \
 	plugins/gpu_common/ops/lstm.c \
 	plugins/gpu_common/ops/op_families.h \
 	plugins/gpu_common/ops/op_table.c \
+	plugins/gpu_common/ops/pack.c \
 	plugins/gpu_common/ops/pad.c \
 	plugins/gpu_common/ops/pool.c \
 	plugins/gpu_common/ops/quantize.c \
@@ -71,6 +75,7 @@ plugins_libgpu_common_la_SOURCES = \
 	plugins/gpu_common/ops/resize.c \
 	plugins/gpu_common/ops/softmax.c \
 	plugins/gpu_common/ops/strided_slice.c \
+	plugins/gpu_common/ops/transpose.c \
 	plugins/gpu_common/ops/transpose_conv.c
 # Linked into modules built with -fvisibility=hidden: the same flags.
 plugins_libgpu_common_la_CFLAGS = $(PLUGIN_C_FLAGS)

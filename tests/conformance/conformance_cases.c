@@ -322,6 +322,121 @@ static void build_strided_slice(cf_graph *graph, const cf_case *spec) {
   cf_output(graph, output);
 }
 
+/* SQRT of positive values (no NaN to compare). */
+static void build_sqrt(cf_graph *graph, const cf_case *spec) {
+  uint32_t input = cf_input(graph, TFLACCEL_DTYPE_FLOAT32, spec->rank, spec->shape, 0.0f, 9.0f);
+  uint32_t output = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, spec->rank, spec->shape);
+  cf_op(graph, TFLACCEL_OP_SQRT, 1, &input, output);
+  cf_output(graph, output);
+}
+
+/* FLOOR_DIV of an input in [-2, 2) by a constant divisor whose magnitude
+ * is value (every other one negated), broadcast from shape2. With
+ * |divisor| > 2 the quotient's floor changes only where the dividend's
+ * sign does, which fp16 keeps, so both precisions compare exactly. */
+static void build_floor_div(cf_graph *graph, const cf_case *spec) {
+  uint32_t a = cf_input(graph, TFLACCEL_DTYPE_FLOAT32, spec->rank, spec->shape, -2.0f, 2.0f);
+  uint32_t b = cf_constant(graph, spec->rank2, spec->shape2, spec->value, spec->value + 1.0f);
+  float *divisors = graph->data[b];
+  for (int64_t i = 1; i < cf_elements(&graph->tensors[b]); i += 2) divisors[i] = -divisors[i];
+  uint32_t rank;
+  int32_t dims[4];
+  broadcast_dims(spec, &rank, dims);
+  uint32_t output = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, rank, dims);
+  uint32_t inputs[2] = {a, b};
+  cf_op(graph, TFLACCEL_OP_FLOOR_DIV, 2, inputs, output);
+  cf_output(graph, output);
+}
+
+/* TRANSPOSE by the permutation in ints (rank entries). */
+static void build_transpose(cf_graph *graph, const cf_case *spec) {
+  uint32_t input = input_of(graph, spec);
+  int32_t rank = (int32_t)spec->rank, dims[4];
+  for (int32_t d = 0; d < rank; ++d) {
+    int32_t from = spec->ints[d] < 0 ? spec->ints[d] + rank : spec->ints[d];
+    dims[d] = spec->shape[from];
+  }
+  uint32_t perm = cf_constant_int32(graph, 1, &rank, spec->ints);
+  uint32_t output = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, spec->rank, dims);
+  uint32_t inputs[2] = {input, perm};
+  cf_op(graph, TFLACCEL_OP_TRANSPOSE, 2, inputs, output);
+  cf_output(graph, output);
+}
+
+/* PACK of out_c inputs of the main shape along axis. */
+static void build_pack(cf_graph *graph, const cf_case *spec) {
+  int32_t rank = (int32_t)spec->rank + 1, dims[4];
+  int32_t axis = spec->axis < 0 ? spec->axis + rank : spec->axis;
+  uint32_t inputs[CF_MAX_OP_INPUTS];
+  for (int32_t i = 0; i < spec->out_c; ++i) inputs[i] = input_of(graph, spec);
+  for (int32_t d = 0, at = 0; d < rank; ++d) dims[d] = d == axis ? spec->out_c : spec->shape[at++];
+  uint32_t output = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, (uint32_t)rank, dims);
+  tflaccel_op_params *p = cf_op(graph, TFLACCEL_OP_PACK, (uint32_t)spec->out_c, inputs, output);
+  p->pack = (tflaccel_pack_params){spec->out_c, spec->axis};
+  cf_output(graph, output);
+}
+
+/* UNPACK of the main input along axis: one graph output per entry. cf_op
+ * gives an op one output: the others are listed in the next op's row of
+ * input indices, which stays unused (UNPACK is the graph's only op). */
+static void build_unpack(cf_graph *graph, const cf_case *spec) {
+  int32_t rank = (int32_t)spec->rank, dims[4];
+  int32_t axis = spec->axis < 0 ? spec->axis + rank : spec->axis;
+  uint32_t input = input_of(graph, spec);
+  for (int32_t d = 0, at = 0; d < rank; ++d)
+    if (d != axis) dims[at++] = spec->shape[d];
+  int32_t count = spec->shape[axis];
+  ck_assert_int_le(count, CF_MAX_OP_INPUTS);
+  ck_assert_uint_eq(graph->op_count, 0);
+  uint32_t *outputs = graph->op_inputs[1];
+  for (int32_t i = 0; i < count; ++i)
+    outputs[i] = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, (uint32_t)rank - 1, dims);
+  tflaccel_op_params *p = cf_op(graph, TFLACCEL_OP_UNPACK, 1, &input, outputs[0]);
+  p->unpack = (tflaccel_unpack_params){count, spec->axis};
+  graph->ops[0].outputs = outputs;
+  graph->ops[0].output_count = (uint32_t)count;
+  for (int32_t i = 0; i < count; ++i) cf_output(graph, outputs[i]);
+}
+
+/* ARG_MAX or ARG_MIN (op) of the main input along axis (may be negative). */
+static void build_arg_max(cf_graph *graph, const cf_case *spec) {
+  int32_t rank = (int32_t)spec->rank, dims[4], one = 1;
+  int32_t axis = spec->axis < 0 ? spec->axis + rank : spec->axis;
+  uint32_t input = input_of(graph, spec);
+  for (int32_t d = 0, at = 0; d < rank; ++d)
+    if (d != axis) dims[at++] = spec->shape[d];
+  int32_t dtype = spec->flags & CF_INT64 ? TFLACCEL_DTYPE_INT64 : TFLACCEL_DTYPE_INT32;
+  uint32_t inputs[2] = {input, cf_constant_int32(graph, 1, &one, &spec->axis)};
+  uint32_t output = cf_tensor(graph, dtype, (uint32_t)rank - 1, dims);
+  cf_op(graph, spec->op, 2, inputs, output)->arg.output_type = dtype;
+  cf_output(graph, output);
+}
+
+/* CAST of an integer graph input (dtype in out_c, values in [value, -value),
+ * from 0 for uint8)
+ * to float32; with CF_KEEP_DIMS, the int32 input is instead ARG_MAX's
+ * output along the last axis of a float input (an index held on the GPU). */
+static void build_cast(cf_graph *graph, const cf_case *spec) {
+  uint32_t input;
+  uint32_t rank = spec->rank;
+  int32_t dims[4];
+  memcpy(dims, spec->shape, sizeof dims);
+  if (spec->flags & CF_KEEP_DIMS) {
+    int32_t axis = (int32_t)rank - 1, one = 1;
+    uint32_t arg_inputs[2] = {input_of(graph, spec), cf_constant_int32(graph, 1, &one, &axis)};
+    input = cf_tensor(graph, TFLACCEL_DTYPE_INT32, --rank, dims);
+    cf_op(graph, TFLACCEL_OP_ARG_MAX, 2, arg_inputs, input)->arg.output_type =
+        TFLACCEL_DTYPE_INT32;
+  } else {
+    float low = spec->out_c == TFLACCEL_DTYPE_UINT8 ? 0.0f : spec->value;
+    input = cf_input(graph, spec->out_c, rank, dims, low, -spec->value);
+  }
+  uint32_t output = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, rank, dims);
+  tflaccel_op_params *p = cf_op(graph, TFLACCEL_OP_CAST, 1, &input, output);
+  p->cast = (tflaccel_cast_params){graph->tensors[input].dtype, TFLACCEL_DTYPE_FLOAT32};
+  cf_output(graph, output);
+}
+
 /* Fusion: conv (3x3 SAME, out_c = in_c) + ADD of the input + activation
  * op (spec->op: RELU or HARD_SWISH etc.). */
 static void build_residual_chain(cf_graph *graph, const cf_case *spec) {
@@ -638,6 +753,64 @@ const cf_case cf_cases[] = {
     {.name = "exp", .build = build_unary, .op = TFLACCEL_OP_EXP, .rank = 1, .shape = {37}},
     {.name = "leaky relu", .build = build_unary, .op = TFLACCEL_OP_LEAKY_RELU, .rank = 4,
      .shape = {1, 4, 4, 6}, .value = 0.2f},
+    {.name = "sqrt", .build = build_sqrt, .op = TFLACCEL_OP_SQRT, .rank = 3, .shape = {3, 4, 7}},
+    {.name = "sqrt rank 1", .build = build_sqrt, .op = TFLACCEL_OP_SQRT, .rank = 1,
+     .shape = {9}},
+    {.name = "floor div broadcast channels", .build = build_floor_div,
+     .op = TFLACCEL_OP_FLOOR_DIV, .rank = 4, .shape = {1, 5, 6, 7}, .rank2 = 1, .shape2 = {7},
+     .value = 2.5f},
+    {.name = "floor div same shape rank 2", .build = build_floor_div,
+     .op = TFLACCEL_OP_FLOOR_DIV, .rank = 2, .shape = {6, 9}, .rank2 = 2, .shape2 = {6, 9},
+     .value = 3.0f},
+    /* TRANSPOSE */
+    {.name = "transpose NCHW to NHWC c3", .build = build_transpose, .op = TFLACCEL_OP_TRANSPOSE,
+     .rank = 4, .shape = {1, 3, 6, 5}, .int_count = 4, .ints = {0, 2, 3, 1}},
+    {.name = "transpose rank 4 batch and channels", .build = build_transpose,
+     .op = TFLACCEL_OP_TRANSPOSE, .rank = 4, .shape = {2, 3, 4, 7}, .int_count = 4,
+     .ints = {3, 1, 2, 0}},
+    {.name = "transpose rank 3 rotate", .build = build_transpose, .op = TFLACCEL_OP_TRANSPOSE,
+     .rank = 3, .shape = {4, 5, 6}, .int_count = 3, .ints = {2, 0, 1}},
+    {.name = "transpose rank 2", .build = build_transpose, .op = TFLACCEL_OP_TRANSPOSE,
+     .rank = 2, .shape = {5, 9}, .int_count = 2, .ints = {1, 0}},
+    {.name = "transpose rank 1 identity", .build = build_transpose, .op = TFLACCEL_OP_TRANSPOSE,
+     .rank = 1, .shape = {11}, .int_count = 1, .ints = {0}},
+    /* ARG_MAX, ARG_MIN */
+    {.name = "arg max channels c21 int64", .build = build_arg_max, .op = TFLACCEL_OP_ARG_MAX,
+     .rank = 4, .shape = {1, 5, 6, 21}, .axis = 3, .flags = CF_INT64},
+    {.name = "arg max axis 1 of 3 int32", .build = build_arg_max, .op = TFLACCEL_OP_ARG_MAX,
+     .rank = 3, .shape = {1, 40, 7}, .axis = 1},
+    {.name = "arg max axis -2 rank 4", .build = build_arg_max, .op = TFLACCEL_OP_ARG_MAX,
+     .rank = 4, .shape = {2, 3, 9, 5}, .axis = -2},
+    {.name = "arg max rank 1", .build = build_arg_max, .op = TFLACCEL_OP_ARG_MAX, .rank = 1,
+     .shape = {13}, .axis = 0},
+    {.name = "arg min batch axis", .build = build_arg_max, .op = TFLACCEL_OP_ARG_MIN, .rank = 2,
+     .shape = {6, 10}, .axis = 0, .flags = CF_INT64},
+    /* CAST */
+    {.name = "cast uint8 to float32 c3", .build = build_cast, .op = TFLACCEL_OP_CAST, .rank = 4,
+     .shape = {1, 6, 5, 3}, .out_c = TFLACCEL_DTYPE_UINT8, .value = -255.0f},
+    {.name = "cast int8 to float32", .build = build_cast, .op = TFLACCEL_OP_CAST, .rank = 3,
+     .shape = {4, 5, 6}, .out_c = TFLACCEL_DTYPE_INT8, .value = -127.0f},
+    {.name = "cast int32 to float32 rank 2", .build = build_cast, .op = TFLACCEL_OP_CAST,
+     .rank = 2, .shape = {6, 9}, .out_c = TFLACCEL_DTYPE_INT32, .value = -1000.0f},
+    {.name = "cast of arg max indices", .build = build_cast, .op = TFLACCEL_OP_CAST, .rank = 3,
+     .shape = {2, 7, 17}, .flags = CF_KEEP_DIMS},
+    /* PACK, UNPACK */
+    {.name = "pack 3 along the last axis", .build = build_pack, .op = TFLACCEL_OP_PACK,
+     .rank = 2, .shape = {5, 6}, .out_c = 3, .axis = 2},
+    {.name = "pack 2 rank 1 axis -1", .build = build_pack, .op = TFLACCEL_OP_PACK, .rank = 1,
+     .shape = {17}, .out_c = 2, .axis = -1},
+    {.name = "pack 4 along axis 0", .build = build_pack, .op = TFLACCEL_OP_PACK, .rank = 2,
+     .shape = {3, 7}, .out_c = 4, .axis = 0},
+    {.name = "pack 3 into rank 4 axis 1", .build = build_pack, .op = TFLACCEL_OP_PACK, .rank = 3,
+     .shape = {2, 5, 6}, .out_c = 3, .axis = 1},
+    {.name = "unpack axis 0", .build = build_unpack, .op = TFLACCEL_OP_UNPACK, .rank = 3,
+     .shape = {3, 5, 6}, .axis = 0},
+    {.name = "unpack last axis -1", .build = build_unpack, .op = TFLACCEL_OP_UNPACK, .rank = 2,
+     .shape = {17, 2}, .axis = -1},
+    {.name = "unpack rank 4 axis 1", .build = build_unpack, .op = TFLACCEL_OP_UNPACK, .rank = 4,
+     .shape = {2, 4, 3, 5}, .axis = 1},
+    {.name = "unpack rank 1", .build = build_unpack, .op = TFLACCEL_OP_UNPACK, .rank = 1,
+     .shape = {5}, .axis = 0},
     {.name = "prelu per channel", .build = build_prelu, .op = 0, .rank = 4, .shape = {1, 8, 7, 6},
      .rank2 = 3, .shape2 = {1, 1, 6}},
     {.name = "prelu full", .build = build_prelu, .op = 0, .rank = 4, .shape = {1, 4, 5, 3},

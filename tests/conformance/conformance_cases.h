@@ -17,6 +17,7 @@ enum {
   CF_ALIGN = 1 << 5,    /* resize: align_corners */
   CF_HALF_PIXEL = 1 << 6,
   CF_PADV2 = 1 << 7,
+  CF_INT64 = 1 << 8, /* ARG_MAX, ARG_MIN: int64 output (else int32) */
 };
 
 typedef struct cf_case cf_case;

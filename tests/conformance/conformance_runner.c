@@ -52,7 +52,7 @@ void cf_make_inputs(cf_graph *graph, uint32_t seed, void *inputs[CF_MAX_BOUNDARY
     ck_assert_ptr_nonnull(inputs[i]);
     ck_assert(tensor->dtype == TFLACCEL_DTYPE_FLOAT32 || tensor->dtype == TFLACCEL_DTYPE_BOOL ||
               tensor->dtype == TFLACCEL_DTYPE_INT8 || tensor->dtype == TFLACCEL_DTYPE_UINT8 ||
-              tensor->dtype == TFLACCEL_DTYPE_INT16);
+              tensor->dtype == TFLACCEL_DTYPE_INT16 || tensor->dtype == TFLACCEL_DTYPE_INT32);
     float low = graph->input_low[graph->inputs[i]], high = graph->input_high[graph->inputs[i]];
     for (int64_t k = 0; k < count; ++k) {
       float value = cf_random(graph, low, high);
@@ -64,6 +64,8 @@ void cf_make_inputs(cf_graph *graph, uint32_t seed, void *inputs[CF_MAX_BOUNDARY
         ((uint8_t *)inputs[i])[k] = (uint8_t)value;
       else if (tensor->dtype == TFLACCEL_DTYPE_INT16)
         ((int16_t *)inputs[i])[k] = (int16_t)value;
+      else if (tensor->dtype == TFLACCEL_DTYPE_INT32)
+        ((int32_t *)inputs[i])[k] = (int32_t)value;
       else
         ((float *)inputs[i])[k] = value;
     }

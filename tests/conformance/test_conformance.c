@@ -35,6 +35,7 @@
 #define TOLERANCE_FP32 2e-5
 #define TOLERANCE_FP16 1e-2
 #define QUANTIZED_TOLERANCE_LSB 1
+#define INDEX_IDENTICAL_FP16 0.95
 
 static void compare(const cf_case *spec, cf_graph *graph, int32_t precision, const cf_result *ours,
                     const cf_result *reference) {
@@ -44,6 +45,37 @@ static void compare(const cf_case *spec, cf_graph *graph, int32_t precision, con
     if (tensor->dtype == TFLACCEL_DTYPE_BOOL) {
       ck_assert_msg(memcmp(ours->outputs[i], reference->outputs[i], (size_t)count) == 0,
                     "%s: bool output %u differs", spec->name, i);
+      continue;
+    }
+    if (tensor->dtype == TFLACCEL_DTYPE_INT32 || tensor->dtype == TFLACCEL_DTYPE_INT64) {
+      /* Indices (ARG_MAX): exactly cpu_ref's in fp32; in fp16, where values
+       * closer than half's rounding may tie or swap, at least
+       * INDEX_IDENTICAL_FP16 of them (expected.json's "index" tolerance). */
+      size_t size = tensor->dtype == TFLACCEL_DTYPE_INT32 ? 4 : 8;
+      int64_t differ = 0;
+      for (int64_t k = 0; k < count; ++k) {
+        int64_t a = 0, b = 0;
+        if (size == 4) {
+          int32_t a32, b32;
+          memcpy(&a32, (const char *)ours->outputs[i] + k * 4, 4);
+          memcpy(&b32, (const char *)reference->outputs[i] + k * 4, 4);
+          a = a32;
+          b = b32;
+        } else {
+          memcpy(&a, (const char *)ours->outputs[i] + k * 8, 8);
+          memcpy(&b, (const char *)reference->outputs[i] + k * 8, 8);
+        }
+        ck_assert_msg(a >= 0 && a < INT32_MAX, "%s: index output %u element %lld is %lld",
+                      spec->name, i, (long long)k, (long long)a);
+        differ += a != b;
+        if (precision != TFLACCEL_PRECISION_FP16)
+          ck_assert_msg(a == b, "%s: %s output %u element %lld is %lld, cpu_ref %lld", spec->name,
+                        size == 4 ? "int32" : "int64", i, (long long)k, (long long)a,
+                        (long long)b);
+      }
+      ck_assert_msg((double)(count - differ) >= INDEX_IDENTICAL_FP16 * (double)count,
+                    "%s: fp16: %lld of %lld indices differ from cpu_ref's", spec->name,
+                    (long long)differ, (long long)count);
       continue;
     }
     if (tensor->dtype == TFLACCEL_DTYPE_INT8 || tensor->dtype == TFLACCEL_DTYPE_UINT8 ||

@@ -1,7 +1,7 @@
-/* The elementwise ops: unary (activations, EXP), binary (arithmetic,
- * MAXIMUM, MINIMUM, LOGICAL_AND) and PRELU, all one kernel whose op is a
- * post-op (gpu_post_op.h). Most are absorbed into their producer's
- * dispatch (lower_finish); the lowering here is for the others: the input
+/* The elementwise ops: unary (activations, EXP, SQRT), binary (arithmetic,
+ * FLOOR_DIV, MAXIMUM, MINIMUM, LOGICAL_AND) and PRELU, all one kernel
+ * whose op is a post-op (gpu_post_op.h). Most are absorbed into their
+ * producer's dispatch (lower_finish); the lowering here is for the others: the input
  * is read as the dispatch's main operand and the op itself becomes its
  * first post-op, so further elementwise consumers chain after it. */
 #include "config.h"
@@ -113,6 +113,7 @@ static const gpu_op_builder elementwise_builders[] = {
     {ELEMENTWISE(MAXIMUM, 2, check_binary_without_activation, GPU_VALUES_FLOAT32)},
     {ELEMENTWISE(MINIMUM, 2, check_binary_without_activation, GPU_VALUES_FLOAT32)},
     {ELEMENTWISE(LOGICAL_AND, 2, check_binary_without_activation, GPU_VALUES_BOOL)},
+    {ELEMENTWISE(FLOOR_DIV, 2, check_binary_without_activation, GPU_VALUES_FLOAT32)},
     {ELEMENTWISE(PRELU, 2, check_prelu, GPU_VALUES_FLOAT32)},
     {ELEMENTWISE(RELU, 1, check_unary, GPU_VALUES_FLOAT32)},
     {ELEMENTWISE(RELU6, 1, check_unary, GPU_VALUES_FLOAT32)},
@@ -122,6 +123,7 @@ static const gpu_op_builder elementwise_builders[] = {
     {ELEMENTWISE(TANH, 1, check_unary, GPU_VALUES_FLOAT32)},
     {ELEMENTWISE(EXP, 1, check_unary, GPU_VALUES_FLOAT32)},
     {ELEMENTWISE(LEAKY_RELU, 1, check_unary, GPU_VALUES_FLOAT32)},
+    {ELEMENTWISE(SQRT, 1, check_unary, GPU_VALUES_FLOAT32)},
 };
 const gpu_op_family gpu_ops_elementwise = {
     elementwise_builders, sizeof elementwise_builders / sizeof elementwise_builders[0]};

@@ -18,5 +18,13 @@ extern const gpu_op_family gpu_ops_strided_slice;   /* STRIDED_SLICE */
 extern const gpu_op_family gpu_ops_depth_to_space;  /* DEPTH_TO_SPACE */
 extern const gpu_op_family gpu_ops_resize;          /* RESIZE_BILINEAR, RESIZE_NEAREST_NEIGHBOR */
 extern const gpu_op_family gpu_ops_quantize;        /* QUANTIZE, DEQUANTIZE (the float view) */
+extern const gpu_op_family gpu_ops_transpose;       /* TRANSPOSE */
+extern const gpu_op_family gpu_ops_pack;            /* PACK, UNPACK */
+extern const gpu_op_family gpu_ops_arg_max;         /* ARG_MAX, ARG_MIN */
+extern const gpu_op_family gpu_ops_cast;            /* CAST to float32 */
+
+/* Why there is no builder for an op the corpus uses (ops/declined.c), or
+ * NULL. */
+const char *gpu_op_no_kernel_reason(int32_t code);
 
 #endif

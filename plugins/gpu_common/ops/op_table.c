@@ -22,6 +22,10 @@ static const gpu_op_family *const op_families[] = {
     &gpu_ops_depth_to_space,
     &gpu_ops_resize,
     &gpu_ops_quantize,
+    &gpu_ops_transpose,
+    &gpu_ops_pack,
+    &gpu_ops_arg_max,
+    &gpu_ops_cast,
 };
 
 const gpu_op_builder *gpu_op_builder_find(const tflaccel_op_desc *op) {

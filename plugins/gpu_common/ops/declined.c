@@ -1,0 +1,25 @@
+/* Why the GPU layer has no kernel for ops the model corpus uses (README:
+ * the table of models), so that a decline names the cause rather than
+ * only the op. Each entry is a fact about the GPU layer's design, kept
+ * here once; ops that get a builder leave this table. */
+#include "config.h"
+
+#include "plugins/gpu_common/ops/op_families.h"
+
+/* State tensors live inside the executable that owns them (the
+ * partitioner never lets them cross a partition), and the GPU layer has
+ * no buffer that persists across runs. */
+#define NO_PERSISTENT_STATE                                                         \
+  "its state is a variable tensor kept across runs, and a GPU partition has no " \
+  "buffer that persists from one run to the next"
+
+const char *gpu_op_no_kernel_reason(int32_t code) {
+  switch (code) {
+    case TFLACCEL_OP_GATHER_ND:
+      return "the GPU layer has no gather-by-index kernel (its run-time int32 indices "
+             "would be held as float values, exact in fp16 only up to 2048)";
+    case TFLACCEL_OP_SVDF:
+    case TFLACCEL_OP_UNIDIRECTIONAL_SEQUENCE_LSTM: return NO_PERSISTENT_STATE;
+    default: return NULL;
+  }
+}
