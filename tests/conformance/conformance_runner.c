@@ -51,7 +51,7 @@ void cf_make_inputs(cf_graph *graph, uint32_t seed, void *inputs[CF_MAX_BOUNDARY
     inputs[i] = malloc((size_t)tensor->byte_size ? (size_t)tensor->byte_size : 1);
     ck_assert_ptr_nonnull(inputs[i]);
     ck_assert(tensor->dtype == TFLACCEL_DTYPE_FLOAT32 || tensor->dtype == TFLACCEL_DTYPE_BOOL ||
-              tensor->dtype == TFLACCEL_DTYPE_INT8);
+              tensor->dtype == TFLACCEL_DTYPE_INT8 || tensor->dtype == TFLACCEL_DTYPE_UINT8);
     float low = graph->input_low[graph->inputs[i]], high = graph->input_high[graph->inputs[i]];
     for (int64_t k = 0; k < count; ++k) {
       float value = cf_random(graph, low, high);
@@ -59,6 +59,8 @@ void cf_make_inputs(cf_graph *graph, uint32_t seed, void *inputs[CF_MAX_BOUNDARY
         ((uint8_t *)inputs[i])[k] = value >= 0.5f * (low + high);
       else if (tensor->dtype == TFLACCEL_DTYPE_INT8)
         ((int8_t *)inputs[i])[k] = (int8_t)value;
+      else if (tensor->dtype == TFLACCEL_DTYPE_UINT8)
+        ((uint8_t *)inputs[i])[k] = (uint8_t)value;
       else
         ((float *)inputs[i])[k] = value;
     }

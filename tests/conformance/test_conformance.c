@@ -43,14 +43,19 @@ static void compare(const cf_case *spec, cf_graph *graph, int32_t precision, con
                     "%s: bool output %u differs", spec->name, i);
       continue;
     }
-    if (tensor->dtype == TFLACCEL_DTYPE_INT8) {
+    if (tensor->dtype == TFLACCEL_DTYPE_INT8 || tensor->dtype == TFLACCEL_DTYPE_UINT8) {
       /* Quantized: one step of rounding apart at most (XNNPACK requantizes
        * in float, cpu_ref in TFLite's fixed point). */
-      const int8_t *qa = ours->outputs[i], *qb = reference->outputs[i];
-      for (int64_t k = 0; k < count; ++k)
-        ck_assert_msg(abs((int)qa[k] - (int)qb[k]) <= QUANTIZED_TOLERANCE_LSB,
-                      "%s: int8 output %u element %lld is %d, cpu_ref %d", spec->name, i,
-                      (long long)k, qa[k], qb[k]);
+      int is_int8 = tensor->dtype == TFLACCEL_DTYPE_INT8;
+      for (int64_t k = 0; k < count; ++k) {
+        int a = is_int8 ? ((const int8_t *)ours->outputs[i])[k]
+                        : ((const uint8_t *)ours->outputs[i])[k];
+        int b = is_int8 ? ((const int8_t *)reference->outputs[i])[k]
+                        : ((const uint8_t *)reference->outputs[i])[k];
+        ck_assert_msg(abs(a - b) <= QUANTIZED_TOLERANCE_LSB,
+                      "%s: %s output %u element %lld is %d, cpu_ref %d", spec->name,
+                      is_int8 ? "int8" : "uint8", i, (long long)k, a, b);
+      }
       continue;
     }
     const float *a = ours->outputs[i], *b = reference->outputs[i];
