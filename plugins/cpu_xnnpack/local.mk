@@ -18,7 +18,8 @@ plugins_libcpu_xnnpack_la_SOURCES = \
 	plugins/cpu_xnnpack/ops_pooling.c \
 	plugins/cpu_xnnpack/ops_binary.c \
 	plugins/cpu_xnnpack/ops_unary.c \
-	plugins/cpu_xnnpack/ops_data_movement.c
+	plugins/cpu_xnnpack/ops_data_movement.c \
+	plugins/cpu_xnnpack/ops_concatenation.c
 plugins_libcpu_xnnpack_la_CPPFLAGS = $(AM_CPPFLAGS)
 plugins_libcpu_xnnpack_la_CFLAGS = $(PLUGIN_C_FLAGS) $(PTHREAD_CFLAGS)
 plugins_libcpu_xnnpack_la_LDFLAGS = $(PLUGIN_LINK_FLAGS)

@@ -52,6 +52,8 @@ static xnnp_define_fn builder_for(const tflaccel_op_desc *op) {
     case TFLACCEL_OP_SQRT:
     case TFLACCEL_OP_SQUARE:
       return xnnp_define_unary;
+    case TFLACCEL_OP_CONCATENATION:
+      return xnnp_define_concatenation;
     case TFLACCEL_OP_RESHAPE:
     case TFLACCEL_OP_SQUEEZE:
     case TFLACCEL_OP_EXPAND_DIMS:

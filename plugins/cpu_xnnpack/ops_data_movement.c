@@ -1,5 +1,6 @@
 /* Ops that move or convert data: RESHAPE, SQUEEZE, EXPAND_DIMS, PAD,
- * RESIZE_BILINEAR, DEPTH_TO_SPACE, SOFTMAX, QUANTIZE and DEQUANTIZE. */
+ * RESIZE_BILINEAR, DEPTH_TO_SPACE, SOFTMAX (float32 and 8-bit), QUANTIZE
+ * (from float32 or another 8-bit quantization) and DEQUANTIZE. */
 #include "config.h"
 
 #include <string.h>
@@ -102,17 +103,60 @@ static int define_resize_bilinear(xnnp_build *build, const tflaccel_op_desc *op,
                                                        (size_t)output->dims[2], in, out, flags));
 }
 
+/* A float32 intermediate of tensor's shape. */
+static int float_value_like(xnnp_build *build, uint32_t tensor, uint32_t *id) {
+  size_t dims[XNN_MAX_TENSOR_DIMS];
+  return xnnp_tensor_dims(build, tensor, dims) &&
+         xnnp_internal_value(build, NULL, TFLACCEL_DTYPE_FLOAT32,
+                             build->graph->tensors[tensor].rank, dims, id);
+}
+
+/* QUANTIZE from float32, DEQUANTIZE to float32: one Convert. QUANTIZE from
+ * one 8-bit quantization to another (uint8 <-> int8, or a new scale): this
+ * XNNPACK converts only between float and 8-bit, so through a float32
+ * intermediate; with equal scales (uint8 -> int8 at a model's input) that is
+ * exact, otherwise it rounds once, as XNNPACK's own requantizing ops do. */
 static int define_convert(xnnp_build *build, const tflaccel_op_desc *op,
                           const tflaccel_tensor_desc *input, const tflaccel_tensor_desc *output) {
   int quantize = op->code == TFLACCEL_OP_QUANTIZE;
+  int requantize = quantize && xnnp_is_quantized8(input) && xnnp_is_quantized8(output);
   const tflaccel_tensor_desc *real = quantize ? input : output;
   const tflaccel_tensor_desc *quantized = quantize ? output : input;
-  if (real->dtype != TFLACCEL_DTYPE_FLOAT32 || !xnnp_is_quantized8(quantized))
+  if (!requantize && (real->dtype != TFLACCEL_DTYPE_FLOAT32 || !xnnp_is_quantized8(quantized)))
     return xnnp_fail(build, "%s from %s to %s is left to cpu_ref", xnnp_op_name(op),
                      xnnp_dtype_name(input->dtype), xnnp_dtype_name(output->dtype));
   uint32_t in, out;
   if (!define_in_out(build, op, &in, &out)) return 0;
-  return rejected(build, op, xnn_define_convert(build->subgraph, in, out, 0));
+  if (!requantize) return rejected(build, op, xnn_define_convert(build->subgraph, in, out, 0));
+  uint32_t real_value;
+  if (!float_value_like(build, op->inputs[0], &real_value)) return 0;
+  return rejected(build, op, xnn_define_convert(build->subgraph, in, real_value, 0)) &&
+         rejected(build, op, xnn_define_convert(build->subgraph, real_value, out, 0));
+}
+
+/* SOFTMAX over the last axis. This XNNPACK's subgraph Softmax is float32
+ * only: 8-bit data is converted to float and the probabilities back to the
+ * output's quantization (TFLite's integer kernel approximates exp in fixed
+ * point instead; the two differ by at most an LSB here and there). */
+static int define_softmax(xnnp_build *build, const tflaccel_op_desc *op,
+                          const tflaccel_tensor_desc *input, const tflaccel_tensor_desc *output) {
+  int is_float = input->dtype == TFLACCEL_DTYPE_FLOAT32 && output->dtype == TFLACCEL_DTYPE_FLOAT32;
+  int is_quantized = xnnp_is_quantized8(input) && xnnp_is_quantized8(output);
+  if (!is_float && !is_quantized)
+    return xnnp_fail(build, "SOFTMAX on %s is left to cpu_ref", xnnp_dtype_name(input->dtype));
+  if (op->params->softmax.beta != 1.0f)
+    return xnnp_fail(build, "SOFTMAX with beta %g (XNNPACK's is 1)",
+                     (double)op->params->softmax.beta);
+  uint32_t in, out;
+  if (!define_in_out(build, op, &in, &out)) return 0;
+  if (is_float) return rejected(build, op, xnn_define_softmax(build->subgraph, in, out, 0));
+  uint32_t logits, probabilities;
+  if (!float_value_like(build, op->inputs[0], &logits) ||
+      !float_value_like(build, op->outputs[0], &probabilities))
+    return 0;
+  return rejected(build, op, xnn_define_convert(build->subgraph, in, logits, 0)) &&
+         rejected(build, op, xnn_define_softmax(build->subgraph, logits, probabilities, 0)) &&
+         rejected(build, op, xnn_define_convert(build->subgraph, probabilities, out, 0));
 }
 
 int xnnp_define_data_movement(xnnp_build *build, const tflaccel_op_desc *op) {
@@ -139,13 +183,7 @@ int xnnp_define_data_movement(xnnp_build *build, const tflaccel_op_desc *op) {
                       xnn_define_depth_to_space(build->subgraph, in, out,
                                                 (uint32_t)op->params->block_size.block_size, 0));
     case TFLACCEL_OP_SOFTMAX:
-      if (input->dtype != TFLACCEL_DTYPE_FLOAT32 || output->dtype != TFLACCEL_DTYPE_FLOAT32)
-        return xnnp_fail(build, "SOFTMAX on %s is left to cpu_ref", xnnp_dtype_name(input->dtype));
-      if (op->params->softmax.beta != 1.0f)
-        return xnnp_fail(build, "SOFTMAX with beta %g (XNNPACK's is 1)",
-                         (double)op->params->softmax.beta);
-      if (!define_in_out(build, op, &in, &out)) return 0;
-      return rejected(build, op, xnn_define_softmax(build->subgraph, in, out, 0));
+      return define_softmax(build, op, input, output);
     case TFLACCEL_OP_QUANTIZE:
     case TFLACCEL_OP_DEQUANTIZE:
       return define_convert(build, op, input, output);

@@ -33,6 +33,15 @@ int xnnp_external_value(xnnp_build *build, uint32_t tensor, uint32_t external_id
 int xnnp_constant_value_as(xnnp_build *build, uint32_t tensor, uint32_t rank,
                            const size_t *dims, uint32_t *id);
 
+/* An intermediate value of the subgraph that no tensor of the graph names
+ * (a step of an op composed from several XNNPACK nodes): float32, or 8-bit
+ * with like's quantization. */
+int xnnp_internal_value(xnnp_build *build, const tflaccel_tensor_desc *like, int32_t dtype,
+                        uint32_t rank, const size_t *dims, uint32_t *id);
+/* A tensor's dims as XNNPACK takes them (at most XNN_MAX_TENSOR_DIMS, all
+ * known and positive). */
+int xnnp_tensor_dims(xnnp_build *build, uint32_t tensor, size_t *dims);
+
 /* Op access. NULL when absent. */
 const tflaccel_tensor_desc *xnnp_input(const xnnp_build *build, const tflaccel_op_desc *op,
                                        uint32_t position);
@@ -60,6 +69,7 @@ int xnnp_define_pooling(xnnp_build *build, const tflaccel_op_desc *op);      /* 
 int xnnp_define_binary(xnnp_build *build, const tflaccel_op_desc *op);       /* ops_binary.c */
 int xnnp_define_unary(xnnp_build *build, const tflaccel_op_desc *op);        /* ops_unary.c */
 int xnnp_define_data_movement(xnnp_build *build, const tflaccel_op_desc *op); /* ops_data_movement.c */
+int xnnp_define_concatenation(xnnp_build *build, const tflaccel_op_desc *op); /* ops_concatenation.c */
 
 /* The op table (op_table.c): dispatches by op code. */
 int xnnp_define_op(xnnp_build *build, const tflaccel_op_desc *op);

@@ -143,3 +143,28 @@ int xnnp_constant_value_as(xnnp_build *build, uint32_t tensor, uint32_t rank,
     return xnnp_fail(build, "tensor %u is not a constant", tensor);
   return define_value(build, tensor, rank, dims, XNN_INVALID_VALUE_ID, 0, id);
 }
+
+int xnnp_internal_value(xnnp_build *build, const tflaccel_tensor_desc *like, int32_t dtype,
+                        uint32_t rank, const size_t *dims, uint32_t *id) {
+  enum xnn_status status;
+  if (dtype == TFLACCEL_DTYPE_FLOAT32) {
+    status = xnn_define_tensor_value(build->subgraph, xnn_datatype_fp32, rank, dims, NULL,
+                                     XNN_INVALID_VALUE_ID, 0, id);
+  } else if (like != NULL && xnnp_is_quantized8(like) && like->dtype == dtype) {
+    const tflaccel_quantization *quant = &like->quantization;
+    status = xnn_define_quantized_tensor_value(
+        build->subgraph, dtype == TFLACCEL_DTYPE_INT8 ? xnn_datatype_qint8 : xnn_datatype_quint8,
+        quant->zero_points != NULL ? quant->zero_points[0] : 0, quant->scales[0], rank, dims,
+        NULL, XNN_INVALID_VALUE_ID, 0, id);
+  } else {
+    return xnnp_fail(build, "no intermediate %s value for this tensor", xnnp_dtype_name(dtype));
+  }
+  if (status != xnn_status_success)
+    return xnnp_fail(build, "XNNPACK rejects an intermediate %s value (status %d)",
+                     xnnp_dtype_name(dtype), (int)status);
+  return 1;
+}
+
+int xnnp_tensor_dims(xnnp_build *build, uint32_t tensor, size_t *dims) {
+  return tensor_dims(build, tensor, dims);
+}

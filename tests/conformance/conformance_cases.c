@@ -611,6 +611,105 @@ static void build_quantized_add(cf_graph *graph, const cf_case *spec) {
   cf_output(graph, tensors[2]);
 }
 
+/* ---- 8-bit ops that XNNPACK composes from several nodes ---- */
+
+/* A per-tensor quantization; the pointers must outlive the graph. */
+typedef struct cf_quant {
+  int32_t dtype;
+  float scale;
+  int32_t zero_point;
+} cf_quant;
+
+static void set_quantization(cf_graph *graph, uint32_t tensor, const cf_quant *quant) {
+  tflaccel_tensor_desc *desc = &graph->tensors[tensor];
+  desc->quantization.count = 1;
+  desc->quantization.scales = &quant->scale;
+  desc->quantization.zero_points = &quant->zero_point;
+}
+
+/* Graph inputs of dtype quant->dtype spanning that type's whole range. */
+static uint32_t quantized_input(cf_graph *graph, const cf_quant *quant, uint32_t rank,
+                                const int32_t *dims) {
+  int is_int8 = quant->dtype == TFLACCEL_DTYPE_INT8;
+  uint32_t tensor = cf_input(graph, quant->dtype, rank, dims, is_int8 ? -128.0f : 0.0f,
+                             is_int8 ? 127.99f : 255.99f);
+  set_quantization(graph, tensor, quant);
+  return tensor;
+}
+
+static uint32_t quantized_tensor(cf_graph *graph, const cf_quant *quant, uint32_t rank,
+                                 const int32_t *dims) {
+  uint32_t tensor = cf_tensor(graph, quant->dtype, rank, dims);
+  set_quantization(graph, tensor, quant);
+  return tensor;
+}
+
+/* The input and output quantizations of the QUANTIZE, DEQUANTIZE and
+ * quantized SOFTMAX cases, by the case's `block` field. */
+static const cf_quant quant_pairs[][2] = {
+    /* a uint8 model input to int8: equal scales, zero points 128 apart */
+    {{TFLACCEL_DTYPE_UINT8, 0.00784313772f, 127}, {TFLACCEL_DTYPE_INT8, 0.00784313772f, -1}},
+    /* int8 to a new scale and zero point */
+    {{TFLACCEL_DTYPE_INT8, 0.05f, 3}, {TFLACCEL_DTYPE_INT8, 0.07f, -5}},
+    /* int8 probabilities to a uint8 model output */
+    {{TFLACCEL_DTYPE_INT8, 0.00390625f, -128}, {TFLACCEL_DTYPE_UINT8, 0.00390625f, 0}},
+    /* float32 in or out (the scale and zero point of the other side) */
+    {{TFLACCEL_DTYPE_FLOAT32, 0.0f, 0}, {TFLACCEL_DTYPE_INT8, 0.02f, 1}},
+    {{TFLACCEL_DTYPE_UINT8, 0.03f, 120}, {TFLACCEL_DTYPE_FLOAT32, 0.0f, 0}},
+    /* softmax: logits to TFLite's fixed output quantizations */
+    {{TFLACCEL_DTYPE_INT8, 0.02f, 5}, {TFLACCEL_DTYPE_INT8, 0.00390625f, -128}},
+    {{TFLACCEL_DTYPE_UINT8, 0.03f, 128}, {TFLACCEL_DTYPE_UINT8, 0.00390625f, 0}},
+};
+
+static uint32_t pair_tensor(cf_graph *graph, const cf_case *spec, int output) {
+  const cf_quant *quant = &quant_pairs[spec->block][output];
+  if (quant->dtype == TFLACCEL_DTYPE_FLOAT32)
+    return output ? cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, spec->rank, spec->shape)
+                  : cf_input(graph, TFLACCEL_DTYPE_FLOAT32, spec->rank, spec->shape, -2.6f, 2.6f);
+  return output ? quantized_tensor(graph, quant, spec->rank, spec->shape)
+                : quantized_input(graph, quant, spec->rank, spec->shape);
+}
+
+/* QUANTIZE or DEQUANTIZE (spec->op) between quant_pairs[spec->block]. */
+static void build_convert(cf_graph *graph, const cf_case *spec) {
+  uint32_t input = pair_tensor(graph, spec, 0), output = pair_tensor(graph, spec, 1);
+  cf_op(graph, spec->op, 1, &input, output);
+  cf_output(graph, output);
+}
+
+static void build_quantized_softmax(cf_graph *graph, const cf_case *spec) {
+  uint32_t input = pair_tensor(graph, spec, 0), output = pair_tensor(graph, spec, 1);
+  tflaccel_op_params *p = cf_op(graph, TFLACCEL_OP_SOFTMAX, 1, &input, output);
+  p->softmax.beta = 1.0f;
+  cf_output(graph, output);
+}
+
+/* int8 CONCATENATION along spec->axis of inputs ints[i] wide: with
+ * CF_SWAP each input has its own scale and zero point (requantized into
+ * the output's), else all share the output's. */
+static void build_quantized_concat(cf_graph *graph, const cf_case *spec) {
+  static const cf_quant shared = {TFLACCEL_DTYPE_INT8, 0.04f, -3};
+  static const cf_quant own[3] = {{TFLACCEL_DTYPE_INT8, 0.03f, 7},
+                                  {TFLACCEL_DTYPE_INT8, 0.05f, -10},
+                                  {TFLACCEL_DTYPE_INT8, 0.02f, 0}};
+  uint32_t inputs[CF_MAX_OP_INPUTS];
+  int32_t dims[4];
+  memcpy(dims, spec->shape, sizeof dims);
+  int32_t total = 0;
+  for (uint32_t i = 0; i < spec->int_count; ++i) {
+    dims[spec->axis] = spec->ints[i];
+    total += spec->ints[i];
+    inputs[i] = quantized_input(graph, spec->flags & CF_SWAP ? &own[i % 3] : &shared, spec->rank,
+                                dims);
+  }
+  dims[spec->axis] = total;
+  uint32_t output = quantized_tensor(graph, &shared, spec->rank, dims);
+  tflaccel_op_params *p = cf_op(graph, TFLACCEL_OP_CONCATENATION, spec->int_count, inputs, output);
+  p->concatenation.axis = spec->axis;
+  p->concatenation.fused_activation = spec->activation;
+  cf_output(graph, output);
+}
+
 /* ---- the table ---- */
 
 #define SAME TFLACCEL_PADDING_SAME
@@ -944,6 +1043,26 @@ const cf_case cf_cases[] = {
      .kh = 5, .kw = 5},
     {.name = "quantized int8 add", .build = build_quantized_add, .op = 0, .rank = 4,
      .shape = {1, 4, 4, 8}},
+    /* 8-bit ops that XNNPACK composes from several nodes (GPU plugins decline
+     * them). block: the row of quant_pairs. */
+    {.name = "quantize uint8 -> int8 (model input)", .build = build_convert,
+     .op = TFLACCEL_OP_QUANTIZE, .rank = 4, .shape = {1, 9, 7, 3}, .block = 0},
+    {.name = "quantize int8 -> int8 rescaled", .build = build_convert, .op = TFLACCEL_OP_QUANTIZE,
+     .rank = 2, .shape = {5, 37}, .block = 1},
+    {.name = "quantize int8 -> uint8 (model output)", .build = build_convert,
+     .op = TFLACCEL_OP_QUANTIZE, .rank = 2, .shape = {1, 1001}, .block = 2},
+    {.name = "quantize float32 -> int8", .build = build_convert, .op = TFLACCEL_OP_QUANTIZE,
+     .rank = 3, .shape = {2, 5, 11}, .block = 3},
+    {.name = "dequantize uint8 -> float32", .build = build_convert, .op = TFLACCEL_OP_DEQUANTIZE,
+     .rank = 3, .shape = {2, 5, 11}, .block = 4},
+    {.name = "softmax int8", .build = build_quantized_softmax, .op = 0, .rank = 2,
+     .shape = {3, 1001}, .block = 5},
+    {.name = "softmax uint8", .build = build_quantized_softmax, .op = 0, .rank = 2,
+     .shape = {2, 37}, .block = 6},
+    {.name = "concat int8 channels equal scales", .build = build_quantized_concat, .op = 0,
+     .rank = 4, .shape = {1, 5, 4, 0}, .axis = 3, .int_count = 3, .ints = {3, 6, 2}},
+    {.name = "concat int8 rows rescaled", .build = build_quantized_concat, .op = 0, .rank = 3,
+     .shape = {0, 7, 6}, .axis = 0, .int_count = 3, .ints = {2, 5, 1}, .flags = CF_SWAP},
     /* Recurrent: the basic LSTM cell, depths that are and are not multiples of 4. */
     {.name = "lstm basic depth 5 input 3", .build = build_lstm_basic, .op = TFLACCEL_OP_LSTM,
      .rank = 2, .shape = {1, 3}, .out_c = 5},
