@@ -343,6 +343,7 @@ static const tflaccel_device_vtable device_vtable_with_native = {
     .buffer_write = buffer_write,
     .buffer_read = buffer_read,
     .buffer_import = buffer_import,
+    .executable_profile = executable_profile,
     .buffer_native = buffer_native,
     .device_native = device_native,
     .buffer_wrap = buffer_wrap,
