@@ -73,13 +73,17 @@ tflaccel_status cl_program_get(const tflaccel_host_services *host, const cl_devi
     *program = cached;
     return NULL;
   }
-  cl_int error = CL_SUCCESS;
-  cl_program built = clCreateProgramWithSource(context->context, gpu_cl_kernel_sources_count,
-                                               (const char **)gpu_cl_kernel_sources, NULL, &error);
+  cl_int error = cl_fault(context->fault, "clCreateProgramWithSource", GPU_FAULT_MEMORY);
+  cl_program built =
+      error != CL_SUCCESS
+          ? NULL
+          : clCreateProgramWithSource(context->context, gpu_cl_kernel_sources_count,
+                                      (const char **)gpu_cl_kernel_sources, NULL, &error);
   if (built == NULL || error != CL_SUCCESS)
     return cl_call_failed(host, "clCreateProgramWithSource",
                           error != CL_SUCCESS ? error : CL_OUT_OF_HOST_MEMORY);
-  error = clBuildProgram(built, 1, &context->device, options, NULL, NULL);
+  error = cl_fault(context->fault, "clBuildProgram", GPU_FAULT_ERROR);
+  if (error == CL_SUCCESS) error = clBuildProgram(built, 1, &context->device, options, NULL, NULL);
   if (error != CL_SUCCESS) {
     tflaccel_status status = build_failure(host, built, context->device, storage, error);
     clReleaseProgram(built);
