@@ -13,6 +13,21 @@ tests_reliability_corruption_campaign_CPPFLAGS = $(TEST_CPP_FLAGS)
 tests_reliability_corruption_campaign_CFLAGS = $(AM_CFLAGS)
 tests_reliability_corruption_campaign_LDADD = libtflaccel.la -lm
 
+# Driver faults through the GPU fault hook (TFLACCEL_GPU_FAULT): each GPU
+# plugin's compile and run of a real model with one API call failing, each
+# case in a child. make check tries the first and last occurrence of each
+# call; `make check-gpu-faults` tries every call.
+check_PROGRAMS += tests/reliability/test_gpu_faults
+TESTS += tests/reliability/test_gpu_faults
+tests_reliability_test_gpu_faults_SOURCES = tests/reliability/test_gpu_faults.c \
+	tests/support/test_util.c tests/support/test_util.h
+tests_reliability_test_gpu_faults_CPPFLAGS = $(TEST_CPP_FLAGS)
+tests_reliability_test_gpu_faults_CFLAGS = $(TEST_C_FLAGS)
+tests_reliability_test_gpu_faults_LDADD = $(TEST_LINK)
+check-gpu-faults: all tests/reliability/test_gpu_faults
+	@$(AM_TESTS_ENVIRONMENT) TFLACCEL_GPU_FAULT_SWEEP=all; export TFLACCEL_GPU_FAULT_SWEEP; \
+	tests/reliability/test_gpu_faults
+
 CAMPAIGN_SECONDS = 120
 CAMPAIGN_SEED = 1
 # The campaign's models need little memory; a corrupt shape must not make a
@@ -53,7 +68,8 @@ valgrind-models: tflaccel
 # The tests that load no GPU driver: LeakSanitizer runs on these in CI; the
 # others (GPU plugins, conformance, concurrent runs) run under ASan+UBSan
 # with detect_leaks=0 until the drivers' leaks can be suppressed (lsan.supp).
-LEAK_CHECKED_TESTS = $(filter-out tests/gpu/% tests/conformance/% tests/runtime/%,$(TESTS))
+LEAK_CHECKED_TESTS = $(filter-out tests/gpu/% tests/conformance/% tests/runtime/% \
+	tests/reliability/test_gpu_faults,$(TESTS))
 print-leak-checked-tests:
 	@echo $(LEAK_CHECKED_TESTS)
 
@@ -68,4 +84,4 @@ EXTRA_DIST += \
 	tests/sanitizers/ubsan.supp \
 	tests/sanitizers/valgrind.supp
 CLEANFILES += valgrind-*.log
-.PHONY: campaign valgrind-models print-leak-checked-tests print-tests
+.PHONY: campaign check-gpu-faults valgrind-models print-leak-checked-tests print-tests

@@ -49,7 +49,7 @@ static tflaccel_status build_failure(const tflaccel_host_services *host, cl_prog
     }
   }
   return host->status_make(cl_error_status_code(error),
-                           "gpu_cl: building the kernels (%s) failed: %s (%d): %s",
+                           "clBuildProgram (the kernels, %s) failed: %s (%d): %s",
                            storage_name(storage), cl_error_name(error), (int)error,
                            excerpt[0] ? excerpt : "no build log");
 }
