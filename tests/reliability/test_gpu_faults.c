@@ -22,7 +22,8 @@
  *     ASan build LeakSanitizer checks every child at its exit).
  * By default N takes, for each distinct call, its first and last
  * occurrence (every run-time call, and every kind of compile-time call);
- * TFLACCEL_GPU_FAULT_SWEEP=all tries every N (`make check-gpu-faults`).
+ * TFLACCEL_GPU_FAULT_SWEEP=all tries every N (`make check-gpu-faults`);
+ * TFLACCEL_GPU_FAULT_PLUGINS=gpu_vk,... tests only those plugins.
  * Exit 77 when no GPU plugin has a device. */
 #include "config.h"
 
@@ -49,7 +50,7 @@ static const char *const plugins[] = {"gpu_cl", "gpu_vk", "gpu_gl"};
 
 static char model_path[4096];
 static char scratch[4096]; /* the test's directory for the children's logs and outputs */
-static int available[PLUGIN_COUNT];
+static int available[PLUGIN_COUNT]; /* 1: has a device, 0: none, -1: not asked for */
 static int sweep_all;
 
 /* ---- what a child does ---- */
@@ -406,8 +407,8 @@ static unsigned choose_cases(const call_list *calls, unsigned *chosen) {
 
 START_TEST(faults_fail_cleanly) {
   const char *plugin = plugins[_i];
-  if (!available[_i]) {
-    printf("%s: no device, not tested\n", plugin);
+  if (available[_i] != 1) {
+    if (available[_i] == 0) printf("%s: no device, not tested\n", plugin);
     return;
   }
   char *dir = test_make_temp_dir();
@@ -516,6 +517,14 @@ static int plugin_has_device(const char *plugin) {
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
+/* Whether name is an entry of the comma-separated list. */
+static int listed(const char *list, const char *name) {
+  size_t length = strlen(name);
+  for (const char *at = list; at != NULL; at = strchr(at, ',') ? strchr(at, ',') + 1 : NULL)
+    if (strncmp(at, name, length) == 0 && (at[length] == ',' || at[length] == '\0')) return 1;
+  return 0;
+}
+
 int main(void) {
   const char *data = getenv("TFLACCEL_TEST_DATA");
   if (data == NULL) {
@@ -529,9 +538,18 @@ int main(void) {
   sweep_all = sweep != NULL && strcmp(sweep, "all") == 0;
   unsetenv("TFLACCEL_GPU_FAULT");
   int any = 0;
-  for (size_t p = 0; p < PLUGIN_COUNT; ++p) any |= available[p] = plugin_has_device(plugins[p]);
+  const char *only = getenv("TFLACCEL_GPU_FAULT_PLUGINS");
+  for (size_t p = 0; p < PLUGIN_COUNT; ++p) {
+    if (only != NULL && *only != '\0' && !listed(only, plugins[p])) {
+      printf("%s: not in TFLACCEL_GPU_FAULT_PLUGINS, not tested\n", plugins[p]);
+      available[p] = -1;
+      continue;
+    }
+    available[p] = plugin_has_device(plugins[p]);
+    any |= available[p];
+  }
   if (!any) {
-    printf("no GPU plugin has a device here: skipped\n");
+    printf("no GPU plugin (of those asked for) has a device here: skipped\n");
     return 77;
   }
   Suite *suite = suite_create("gpu faults");
