@@ -65,13 +65,21 @@ valgrind-models: tflaccel
 	  else echo "valgrind: $$plugin FAILED, see valgrind-$$plugin.log"; tail -n 40 valgrind-$$plugin.log; failed=1; fi; \
 	done; exit $$failed
 
-# The tests that load no GPU driver: LeakSanitizer runs on these in CI; the
-# others (GPU plugins, conformance, concurrent runs) run under ASan+UBSan
-# with detect_leaks=0 until the drivers' leaks can be suppressed (lsan.supp).
+# The tests that load no GPU driver: LeakSanitizer runs on these in CI as
+# they are (and, in .ci/reliability.sh, the CLI scripts with leak detection
+# off: every CLI command may load every plugin).
 LEAK_CHECKED_TESTS = $(filter-out tests/gpu/% tests/conformance/% tests/runtime/% \
 	tests/reliability/test_gpu_faults,$(TESTS))
 print-leak-checked-tests:
 	@echo $(LEAK_CHECKED_TESTS)
+
+# The tests that load GPU drivers: CI runs them in the ASan build with
+# LeakSanitizer on too, through tests/sanitizers/keep_drivers_loaded.sh
+# (LOG_COMPILER), which keeps the drivers loaded so that lsan.supp can name
+# their own leaks.
+GPU_LEAK_CHECKED_TESTS = $(filter-out $(LEAK_CHECKED_TESTS),$(TESTS))
+print-gpu-leak-checked-tests:
+	@echo $(GPU_LEAK_CHECKED_TESTS)
 
 # Every test make check runs (CI's sanitizer run picks from it).
 print-tests:
@@ -79,9 +87,10 @@ print-tests:
 
 EXTRA_DIST += \
 	docs/RELIABILITY.md \
+	tests/sanitizers/keep_drivers_loaded.sh \
 	tests/sanitizers/lsan.supp \
 	tests/sanitizers/tsan.supp \
 	tests/sanitizers/ubsan.supp \
 	tests/sanitizers/valgrind.supp
 CLEANFILES += valgrind-*.log
-.PHONY: campaign check-gpu-faults valgrind-models print-leak-checked-tests print-tests
+.PHONY: campaign check-gpu-faults valgrind-models print-leak-checked-tests print-gpu-leak-checked-tests print-tests
