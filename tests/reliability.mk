@@ -76,10 +76,17 @@ print-leak-checked-tests:
 # The tests that load GPU drivers: CI runs them in the ASan build with
 # LeakSanitizer on too, through tests/sanitizers/keep_drivers_loaded.sh
 # (LOG_COMPILER), which keeps the drivers loaded so that lsan.supp can name
-# their own leaks.
-GPU_LEAK_CHECKED_TESTS = $(filter-out $(LEAK_CHECKED_TESTS),$(TESTS))
+# their own leaks. Except test_vk_validation: the Khronos validation layer
+# leaks from a module the Vulkan loader unloads, and it cannot be kept
+# loaded by preloading (it exports vkGetInstanceProcAddr, which would then
+# stand in for the loader's), so its leaks are "<unknown module>"; it runs
+# under ASan with leak detection off.
+GPU_LEAK_UNCHECKED_TESTS = tests/gpu/test_vk_validation
+GPU_LEAK_CHECKED_TESTS = $(filter-out $(LEAK_CHECKED_TESTS) $(GPU_LEAK_UNCHECKED_TESTS),$(TESTS))
 print-gpu-leak-checked-tests:
 	@echo $(GPU_LEAK_CHECKED_TESTS)
+print-gpu-leak-unchecked-tests:
+	@echo $(filter $(GPU_LEAK_UNCHECKED_TESTS),$(TESTS))
 
 # Every test make check runs (CI's sanitizer run picks from it).
 print-tests:
@@ -93,4 +100,4 @@ EXTRA_DIST += \
 	tests/sanitizers/ubsan.supp \
 	tests/sanitizers/valgrind.supp
 CLEANFILES += valgrind-*.log
-.PHONY: campaign check-gpu-faults valgrind-models print-leak-checked-tests print-gpu-leak-checked-tests print-tests
+.PHONY: campaign check-gpu-faults valgrind-models print-leak-checked-tests print-gpu-leak-checked-tests print-gpu-leak-unchecked-tests print-tests
