@@ -24,15 +24,18 @@ rm -rf _ci_asan && mkdir _ci_asan && cd _ci_asan
   CFLAGS='-fsanitize=address,undefined -fno-omit-frame-pointer -g -O1' \
   LDFLAGS='-fsanitize=address,undefined'
 make -s -j2
-# Every Check test but test_vk_validation runs with LeakSanitizer on: those
-# that load no GPU driver as they are; the GPU plugins' tests (and conformance, concurrent
-# runs, driver faults) through tests/sanitizers/keep_drivers_loaded.sh,
+# The Check tests that load no GPU driver run with LeakSanitizer on; so do
+# the GPU plugins' own tests and the driver-fault test (make
+# print-gpu-leak-checked-tests), through tests/sanitizers/keep_drivers_loaded.sh,
 # which keeps the drivers loaded so that a leak inside one keeps its
 # module's name (tests/sanitizers/lsan.supp names the drivers', each with
-# its reason; a leak in tflaccel's code fails the test). The CLI scripts,
-# whose commands may load every plugin (tflaccel plugins, the auto choice),
-# run with leak detection off. Not the pytest suite: python3 is not built
-# with ASan, so the extension cannot load its runtime first.
+# its reason; a leak in tflaccel's code fails the test); test_vk_validation
+# with leak detection off (its layer cannot be kept loaded). Conformance,
+# model and concurrent-run tests under ASan: by hand (tests/reliability.mk),
+# too slow for CI's budget. The CLI scripts, whose commands may load every
+# plugin (tflaccel plugins, the auto choice), run with leak detection off.
+# Not the pytest suite: python3 is not built with ASan, so the extension
+# cannot load its runtime first.
 checked=$(make -s print-leak-checked-tests | tr ' ' '\n' | grep -v '^python/')
 leak_tests=$(echo "$checked" | grep -v '\.sh$' | tr '\n' ' ')
 script_tests=$(echo "$checked" | grep '\.sh$' | tr '\n' ' ')
