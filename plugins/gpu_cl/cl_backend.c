@@ -47,8 +47,9 @@ static tflaccel_status kernel_create(void *device, int32_t storage, int32_t kern
       host->alloc(host->context, sizeof *created, _Alignof(gpu_kernel_object));
   if (created == NULL)
     return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_cl: out of memory (kernel)");
-  cl_int error = CL_SUCCESS;
-  created->kernel = clCreateKernel(program, gpu_kernel_name(kernel), &error);
+  cl_int error = cl_fault(self->context->fault, "clCreateKernel", GPU_FAULT_MEMORY);
+  created->kernel =
+      error != CL_SUCCESS ? NULL : clCreateKernel(program, gpu_kernel_name(kernel), &error);
   if (created->kernel == NULL || error != CL_SUCCESS) {
     host->free(host->context, created);
     char call[96];
@@ -189,8 +190,10 @@ static tflaccel_status enqueue(cl_backend_device *self, const cl_step *step) {
     if (status != NULL) return status;
     event = &self->events[self->event_count];
   }
-  cl_int error = clEnqueueNDRangeKernel(self->context->queue, step->kernel, 3, NULL, step->total,
-                                        step->group, 0, NULL, event);
+  cl_int error = cl_fault(self->context->fault, "clEnqueueNDRangeKernel", GPU_FAULT_LOST);
+  if (error == CL_SUCCESS)
+    error = clEnqueueNDRangeKernel(self->context->queue, step->kernel, 3, NULL, step->total,
+                                   step->group, 0, NULL, event);
   if (error != CL_SUCCESS) return cl_call_failed(self->host, "clEnqueueNDRangeKernel", error);
   if (event != NULL) self->event_count++;
   return NULL;
@@ -212,7 +215,8 @@ static tflaccel_status event_time(cl_backend_device *self, cl_event event, doubl
 
 /* Waits for the queue, then reads the dispatches' times. */
 static tflaccel_status finish(cl_backend_device *self) {
-  cl_int error = clFinish(self->context->queue);
+  cl_int error = cl_fault(self->context->fault, "clFinish", GPU_FAULT_LOST);
+  if (error == CL_SUCCESS) error = clFinish(self->context->queue);
   tflaccel_status status =
       error == CL_SUCCESS ? NULL : cl_call_failed(self->host, "clFinish", error);
   self->time_count = 0;

@@ -48,8 +48,10 @@ tflaccel_status cl_buffer_create(const tflaccel_host_services *host,
     return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_cl buffer: out of memory");
   /* OpenCL refuses empty buffers; an empty tensor still gets a valid one. */
   size_t allocation = size == 0 ? 1 : (size_t)size;
-  cl_int error = CL_SUCCESS;
-  created->memory = clCreateBuffer(context->context, CL_MEM_READ_WRITE, allocation, NULL, &error);
+  cl_int error = cl_fault(context->fault, "clCreateBuffer", GPU_FAULT_MEMORY);
+  created->memory = error != CL_SUCCESS ? NULL
+                                        : clCreateBuffer(context->context, CL_MEM_READ_WRITE,
+                                                         allocation, NULL, &error);
   created->size = size;
   if (created->memory == NULL || error != CL_SUCCESS) {
     if (created->memory != NULL) clReleaseMemObject(created->memory);
@@ -78,8 +80,10 @@ tflaccel_status cl_buffer_write(const tflaccel_host_services *host,
   tflaccel_status status =
       gpu_check_buffer_range(host, "gpu_cl", buffer->size, offset, size, "write");
   if (status != NULL || size == 0) return status;
-  cl_int error = clEnqueueWriteBuffer(context->queue, buffer->memory, CL_TRUE, (size_t)offset,
-                                      (size_t)size, source, 0, NULL, NULL);
+  cl_int error = cl_fault(context->fault, "clEnqueueWriteBuffer", GPU_FAULT_LOST);
+  if (error == CL_SUCCESS)
+    error = clEnqueueWriteBuffer(context->queue, buffer->memory, CL_TRUE, (size_t)offset,
+                                 (size_t)size, source, 0, NULL, NULL);
   return error == CL_SUCCESS ? NULL : cl_call_failed(host, "clEnqueueWriteBuffer", error);
 }
 
@@ -92,13 +96,17 @@ tflaccel_status cl_buffer_read(const tflaccel_host_services *host, const cl_devi
   if (staging != NULL && size >= CL_STAGING_MIN_BYTES) {
     status = cl_staging_reserve(host, context, staging, (size_t)size);
     if (status != NULL) return status;
-    cl_int error = clEnqueueReadBuffer(context->queue, buffer->memory, CL_TRUE, (size_t)offset,
-                                       (size_t)size, staging->mapped, 0, NULL, NULL);
+    cl_int error = cl_fault(context->fault, "clEnqueueReadBuffer", GPU_FAULT_LOST);
+    if (error == CL_SUCCESS)
+      error = clEnqueueReadBuffer(context->queue, buffer->memory, CL_TRUE, (size_t)offset,
+                                  (size_t)size, staging->mapped, 0, NULL, NULL);
     if (error != CL_SUCCESS) return cl_call_failed(host, "clEnqueueReadBuffer", error);
     memcpy(destination, staging->mapped, (size_t)size);
     return NULL;
   }
-  cl_int error = clEnqueueReadBuffer(context->queue, buffer->memory, CL_TRUE, (size_t)offset,
-                                     (size_t)size, destination, 0, NULL, NULL);
+  cl_int error = cl_fault(context->fault, "clEnqueueReadBuffer", GPU_FAULT_LOST);
+  if (error == CL_SUCCESS)
+    error = clEnqueueReadBuffer(context->queue, buffer->memory, CL_TRUE, (size_t)offset,
+                                (size_t)size, destination, 0, NULL, NULL);
   return error == CL_SUCCESS ? NULL : cl_call_failed(host, "clEnqueueReadBuffer", error);
 }

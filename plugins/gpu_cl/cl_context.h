@@ -5,6 +5,7 @@
 #define TFLACCEL_GPU_CL_CL_CONTEXT_H
 
 #include "plugins/gpu_cl/cl_api.h"
+#include "plugins/gpu_common/gpu_fault.h"
 #include "tflaccel/accelerator.h"
 
 typedef struct cl_device_entry {
@@ -31,6 +32,10 @@ typedef struct cl_device_context {
   cl_device_id device;
   cl_context context;
   cl_command_queue queue; /* in order */
+  /* The fault hook of the device's calls (gpu_fault.h); owned by the
+   * device, NULL until set. A pointer, so that calls through a const
+   * context still count. */
+  gpu_fault *fault;
 } cl_device_context;
 
 /* Creates the context and queue of one device; profiling: the queue is

@@ -78,3 +78,12 @@ tflaccel_status cl_call_failed(const tflaccel_host_services *host, const char *c
   return host->status_make(cl_error_status_code(error), "%s failed: %s (%d)", call,
                            cl_error_name(error), (int)error);
 }
+
+cl_int cl_fault(gpu_fault *fault, const char *call, gpu_fault_kind usual) {
+  switch (gpu_fault_next(fault, call, usual)) {
+  case GPU_FAULT_NONE: return CL_SUCCESS;
+  case GPU_FAULT_LOST: return CL_OUT_OF_RESOURCES;
+  case GPU_FAULT_MEMORY: return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+  default: return CL_INVALID_OPERATION;
+  }
+}

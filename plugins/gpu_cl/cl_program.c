@@ -48,7 +48,7 @@ static tflaccel_status build_failure(const tflaccel_host_services *host, cl_prog
     }
   }
   return host->status_make(cl_error_status_code(error),
-                           "gpu_cl: building the kernels (%s) failed: %s (%d): %s",
+                           "clBuildProgram (the kernels, %s) failed: %s (%d): %s",
                            storage_name(storage), cl_error_name(error), (int)error,
                            excerpt[0] ? excerpt : "no build log");
 }
@@ -63,13 +63,17 @@ tflaccel_status cl_program_get(const tflaccel_host_services *host, const cl_devi
     return NULL;
   }
   const char *options = cl_program_build_options(storage);
-  cl_int error = CL_SUCCESS;
-  cl_program built = clCreateProgramWithSource(context->context, gpu_cl_kernel_sources_count,
-                                               (const char **)gpu_cl_kernel_sources, NULL, &error);
+  cl_int error = cl_fault(context->fault, "clCreateProgramWithSource", GPU_FAULT_MEMORY);
+  cl_program built =
+      error != CL_SUCCESS
+          ? NULL
+          : clCreateProgramWithSource(context->context, gpu_cl_kernel_sources_count,
+                                      (const char **)gpu_cl_kernel_sources, NULL, &error);
   if (built == NULL || error != CL_SUCCESS)
     return cl_call_failed(host, "clCreateProgramWithSource",
                           error != CL_SUCCESS ? error : CL_OUT_OF_HOST_MEMORY);
-  error = clBuildProgram(built, 1, &context->device, options, NULL, NULL);
+  error = cl_fault(context->fault, "clBuildProgram", GPU_FAULT_ERROR);
+  if (error == CL_SUCCESS) error = clBuildProgram(built, 1, &context->device, options, NULL, NULL);
   if (error != CL_SUCCESS) {
     tflaccel_status status = build_failure(host, built, context->device, storage, error);
     clReleaseProgram(built);

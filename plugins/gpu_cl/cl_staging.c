@@ -29,14 +29,19 @@ tflaccel_status cl_staging_reserve(const tflaccel_host_services *host,
                                    size_t size) {
   if (staging->mapped != NULL && staging->size >= size) return NULL;
   cl_staging_release(host, context, staging);
-  cl_int error = CL_SUCCESS;
-  cl_mem memory = clCreateBuffer(context->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
-                                 size, NULL, &error);
+  cl_int error = cl_fault(context->fault, "clCreateBuffer", GPU_FAULT_MEMORY);
+  cl_mem memory = error != CL_SUCCESS
+                      ? NULL
+                      : clCreateBuffer(context->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+                                       size, NULL, &error);
   if (memory == NULL || error != CL_SUCCESS)
     return cl_call_failed(host, "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)",
                           error != CL_SUCCESS ? error : CL_MEM_OBJECT_ALLOCATION_FAILURE);
-  void *mapped = clEnqueueMapBuffer(context->queue, memory, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                                    size, 0, NULL, NULL, &error);
+  error = cl_fault(context->fault, "clEnqueueMapBuffer", GPU_FAULT_MEMORY);
+  void *mapped = error != CL_SUCCESS ? NULL
+                                     : clEnqueueMapBuffer(context->queue, memory, CL_TRUE,
+                                                          CL_MAP_READ | CL_MAP_WRITE, 0, size, 0,
+                                                          NULL, NULL, &error);
   if (mapped == NULL || error != CL_SUCCESS) {
     clReleaseMemObject(memory);
     return cl_call_failed(host, "clEnqueueMapBuffer(read staging)",

@@ -29,6 +29,7 @@ typedef struct cl_plugin_device {
   cl_device_context cl;
   cl_staging read_staging; /* for large buffer reads */
   cl_backend_device backend_device;
+  gpu_fault fault; /* the fault hook (gpu_fault.h) of this device's calls */
 } cl_plugin_device;
 
 static void close_plugin(void *state) {
@@ -91,8 +92,11 @@ static tflaccel_status device_open(void *state, uint32_t index, int32_t profilin
     host->free(host->context, self);
     return status;
   }
-  status =
-      cl_backend_init(host, &self->cl, &entry->info, profiling, &self->backend_device, backend);
+  status = gpu_fault_init(&self->fault, host, "gpu_cl");
+  self->cl.fault = &self->fault;
+  if (status == NULL)
+    status =
+        cl_backend_init(host, &self->cl, &entry->info, profiling, &self->backend_device, backend);
   if (status != NULL) {
     device_close(self);
     return status;

@@ -25,6 +25,9 @@ typedef struct gpu_plugin_device {
   const tflaccel_host_services *host;
   void *api_device;
   gpu_backend backend; /* what the GPU layer compiles and runs with */
+  /* The message of the first call that lost the device
+   * (TFLACCEL_DEVICE_LOST), host->alloc'ed; NULL while it works. */
+  char *lost;
 } gpu_plugin_device;
 
 /* Milliseconds since start: the driver's own start-up, timed apart from
@@ -39,13 +42,44 @@ static gpu_plugin_device *plugin_device(tflaccel_device *device) {
   return (gpu_plugin_device *)device;
 }
 
+/* Notes the first loss of the device: its message answers every later
+ * call. Out of memory for the copy: a fixed message. */
+static void note_loss(gpu_plugin_device *self, tflaccel_status status) {
+  const tflaccel_host_services *host = self->host;
+  if (self->lost != NULL || status == NULL || host->status_code(status) != TFLACCEL_DEVICE_LOST)
+    return;
+  const char *message = host->status_message(status);
+  size_t size = strlen(message) + 1;
+  self->lost = host->alloc(host->context, size, 1);
+  if (self->lost != NULL) memcpy(self->lost, message, size);
+}
+
 /* Runs job where the API wants its calls made, then adds what the API
- * reported meanwhile. */
-static tflaccel_status device_run(gpu_plugin_device *self, gpu_device_job job, void *argument) {
+ * reported meanwhile. Once the device is lost, only jobs that release
+ * (release: 1) still run (the backends made sure at the loss that nothing
+ * still runs on the device, so freeing is safe); every other call fails
+ * with the loss's message, as it would on a driver that lost the device
+ * for good: the state of everything on it is unknown. A new environment
+ * opens the device anew. */
+static tflaccel_status device_run_as(gpu_plugin_device *self, gpu_device_job job, void *argument,
+                                     int release) {
   const gpu_api *api = self->api;
+  if (self->lost != NULL && !release)
+    return self->host->status_make(TFLACCEL_DEVICE_LOST, "%s", self->lost);
   tflaccel_status status =
       api->device_call != NULL ? api->device_call(self->api_device, job, argument) : job(argument);
-  return api->device_check != NULL ? api->device_check(self->api_device, status) : status;
+  status = api->device_check != NULL ? api->device_check(self->api_device, status) : status;
+  note_loss(self, status);
+  return status;
+}
+
+static tflaccel_status device_run(gpu_plugin_device *self, gpu_device_job job, void *argument) {
+  return device_run_as(self, job, argument, 0);
+}
+
+static tflaccel_status device_release(gpu_plugin_device *self, gpu_device_job job,
+                                      void *argument) {
+  return device_run_as(self, job, argument, 1);
 }
 
 /* ---- ops ---- */
@@ -100,7 +134,7 @@ static tflaccel_status compile(tflaccel_device *device, const tflaccel_graph_vie
   /* A compile the API reported an error in (gpu_vk validation) fails
    * whole. */
   if (status != NULL && job.created != NULL) {
-    tflaccel_status destroyed = device_run(self, run_executable_destroy, job.created);
+    tflaccel_status destroyed = device_release(self, run_executable_destroy, job.created);
     if (destroyed != NULL) self->host->status_free(destroyed);
     job.created = NULL;
   }
@@ -111,7 +145,7 @@ static tflaccel_status compile(tflaccel_device *device, const tflaccel_graph_vie
 static void executable_destroy(tflaccel_device *device, tflaccel_executable *executable) {
   gpu_plugin_device *self = plugin_device(device);
   if (executable == NULL) return;
-  tflaccel_status status = device_run(self, run_executable_destroy, executable);
+  tflaccel_status status = device_release(self, run_executable_destroy, executable);
   if (status != NULL) {
     self->host->log(self->host->context, TFLACCEL_LOG_ERROR, "%s",
                     self->host->status_message(status));
@@ -196,7 +230,7 @@ static tflaccel_status buffer_create(tflaccel_device *device, uint64_t size,
   tflaccel_status status = device_run(self, run_buffer_create, &job);
   /* A buffer made while the API reported an error is not handed out. */
   if (status != NULL && job.buffer != NULL) {
-    tflaccel_status destroyed = device_run(self, run_buffer_destroy, &job);
+    tflaccel_status destroyed = device_release(self, run_buffer_destroy, &job);
     if (destroyed != NULL) self->host->status_free(destroyed);
     job.buffer = NULL;
   }
@@ -207,7 +241,7 @@ static tflaccel_status buffer_create(tflaccel_device *device, uint64_t size,
 static void buffer_destroy(tflaccel_device *device, tflaccel_buffer *buffer) {
   gpu_plugin_device *self = plugin_device(device);
   buffer_job job = {.self = self, .buffer = buffer};
-  tflaccel_status status = device_run(self, run_buffer_destroy, &job);
+  tflaccel_status status = device_release(self, run_buffer_destroy, &job);
   if (status != NULL) {
     self->host->log(self->host->context, TFLACCEL_LOG_ERROR, "%s",
                     self->host->status_message(status));
@@ -313,6 +347,7 @@ static tflaccel_status buffer_import(tflaccel_device *device, int32_t type, void
 static void device_destroy(tflaccel_device *device) {
   gpu_plugin_device *self = plugin_device(device);
   self->api->device_close(self->api_device);
+  if (self->lost != NULL) self->host->free(self->host->context, self->lost);
   self->host->free(self->host->context, self);
 }
 

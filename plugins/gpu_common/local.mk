@@ -22,6 +22,8 @@ plugins_libgpu_common_la_SOURCES = \
 	plugins/gpu_common/gpu_emit_quant.h \
 	plugins/gpu_common/gpu_executable.c \
 	plugins/gpu_common/gpu_executable.h \
+	plugins/gpu_common/gpu_fault.c \
+	plugins/gpu_common/gpu_fault.h \
 	plugins/gpu_common/gpu_extension_list.c \
 	plugins/gpu_common/gpu_extension_list.h \
 	plugins/gpu_common/gpu_hazard.c \

@@ -39,7 +39,7 @@ struct gpu_kernel_object {
 static gl_backend_device *self_of(void *device) { return device; }
 
 static tflaccel_status buffer_create(void *device, uint64_t size, tflaccel_buffer **buffer) {
-  return gl_buffer_create(self_of(device)->host, size, buffer);
+  return gl_buffer_create(self_of(device)->host, self_of(device)->fault, size, buffer);
 }
 
 static void buffer_destroy(void *device, tflaccel_buffer *buffer) {
@@ -244,7 +244,8 @@ static tflaccel_status dispatch(gl_backend_device *self, const gl_step *step) {
 static tflaccel_status wait_for_dispatches(gl_backend_device *self) {
   const tflaccel_host_services *host = self->host;
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-  tflaccel_status status = gl_check_error(host, "dispatching the kernels");
+  tflaccel_status status =
+      gl_check_call(host, self->fault, "glDispatchCompute (the run's dispatches)", GPU_FAULT_LOST);
   /* The core's buffers that the run wrote go to their read-back buffers
    * before the fence, so that reading them waits on nothing more. */
   for (tflaccel_buffer *buffer = self->staged; buffer != NULL && status == NULL;
@@ -261,6 +262,13 @@ static tflaccel_status wait_for_dispatches(gl_backend_device *self) {
   /* Polls for up to FENCE_SPIN_NS before blocking: a run is typically a
    * millisecond, and a blocking wait wakes the thread up late (what OpenCL
    * drivers' clFinish avoids by spinning too). The first call flushes. */
+  /* An injected failure leaves the dispatches running, as a real one may;
+   * GL defers deleting what they use until they are done. */
+  gpu_fault_kind injected = gpu_fault_next(self->fault, "glClientWaitSync", GPU_FAULT_LOST);
+  if (injected != GPU_FAULT_NONE) {
+    glDeleteSync(fence);
+    return gl_fault_failed(host, "glClientWaitSync", injected);
+  }
   GLenum waited = glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, 0);
   uint64_t spin_start = gl_monotonic_ns();
   while (waited == GL_TIMEOUT_EXPIRED) {

@@ -12,6 +12,7 @@
 #define TFLACCEL_GPU_GL_GL_BACKEND_H
 
 #include "plugins/gpu_common/gpu_backend.h"
+#include "plugins/gpu_common/gpu_fault.h"
 #include "plugins/gpu_gl/gl_program.h"
 #include "plugins/gpu_gl/gl_timer.h"
 #include "tflaccel/accelerator.h"
@@ -33,6 +34,7 @@ typedef struct gl_backend_device {
   uint64_t run_serial;
   int32_t profiling;      /* times every dispatch with timer */
   gl_dispatch_timer timer;
+  gpu_fault *fault; /* the device's fault hook (gpu_fault.h); NULL: none */
 } gl_backend_device;
 
 /* Queries the context's limits and fills backend (which points at device).

@@ -56,7 +56,7 @@ tflaccel_buffer *gl_buffer_next_staged(const tflaccel_buffer *buffer) {
   return buffer->next_staged;
 }
 
-tflaccel_status gl_buffer_create(const tflaccel_host_services *host, uint64_t size,
+tflaccel_status gl_buffer_create(const tflaccel_host_services *host, gpu_fault *fault, uint64_t size,
                                  tflaccel_buffer **buffer) {
   *buffer = NULL;
   if (size > (uint64_t)PTRDIFF_MAX - 15)
@@ -80,7 +80,7 @@ tflaccel_status gl_buffer_create(const tflaccel_host_services *host, uint64_t si
   glBindBuffer(GL_COPY_WRITE_BUFFER, created->name);
   glBufferData(GL_COPY_WRITE_BUFFER, allocation, NULL, GL_DYNAMIC_COPY);
   glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
-  tflaccel_status status = gl_check_error(host, "glBufferData");
+  tflaccel_status status = gl_check_call(host, fault, "glBufferData", GPU_FAULT_MEMORY);
   if (status == NULL && created->name == 0)
     status = host->status_make(TFLACCEL_BACKEND_ERROR, "glGenBuffers gave no buffer");
   if (status != NULL) {

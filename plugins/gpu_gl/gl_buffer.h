@@ -6,6 +6,7 @@
 #ifndef TFLACCEL_GPU_GL_GL_BUFFER_H
 #define TFLACCEL_GPU_GL_GL_BUFFER_H
 
+#include "plugins/gpu_common/gpu_fault.h"
 #include "plugins/gpu_gl/gl_api.h"
 #include "tflaccel/accelerator.h"
 
@@ -39,7 +40,8 @@ tflaccel_status gl_buffer_stage_read(const tflaccel_host_services *host,
  * with the device's), checked to hold size bytes; never deleted here. */
 tflaccel_status gl_buffer_wrap(const tflaccel_host_services *host, GLuint name, uint64_t size,
                                tflaccel_buffer **buffer);
-tflaccel_status gl_buffer_create(const tflaccel_host_services *host, uint64_t size,
+/* fault: the device's fault hook (gpu_fault.h), or NULL. */
+tflaccel_status gl_buffer_create(const tflaccel_host_services *host, gpu_fault *fault, uint64_t size,
                                  tflaccel_buffer **buffer);
 void gl_buffer_destroy(const tflaccel_host_services *host, tflaccel_buffer *buffer);
 tflaccel_status gl_buffer_write(const tflaccel_host_services *host, tflaccel_buffer *buffer,

@@ -37,6 +37,7 @@ const char *gl_error_name(GLenum error) {
   case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION";
   case GL_INVALID_FRAMEBUFFER_OPERATION: return "GL_INVALID_FRAMEBUFFER_OPERATION";
   case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
+  case GL_ERROR_CONTEXT_LOST: return "GL_CONTEXT_LOST";
   default: return "unknown GL error";
   }
 }
@@ -55,11 +56,34 @@ void gl_clear_errors(void) {
   }
 }
 
+static tflaccel_status gl_call_failed(const tflaccel_host_services *host, const char *call,
+                                      GLenum error) {
+  int32_t code = error == GL_OUT_OF_MEMORY        ? TFLACCEL_OUT_OF_MEMORY
+                 : error == GL_ERROR_CONTEXT_LOST ? TFLACCEL_DEVICE_LOST
+                                                  : TFLACCEL_BACKEND_ERROR;
+  return host->status_make(code, "%s failed: %s (0x%04x)", call, gl_error_name(error),
+                           (unsigned)error);
+}
+
 tflaccel_status gl_check_error(const tflaccel_host_services *host, const char *call) {
   GLenum error = glGetError();
   if (error == GL_NO_ERROR) return NULL;
   gl_clear_errors();
-  int32_t code = error == GL_OUT_OF_MEMORY ? TFLACCEL_OUT_OF_MEMORY : TFLACCEL_BACKEND_ERROR;
-  return host->status_make(code, "%s failed: %s (0x%04x)", call, gl_error_name(error),
-                           (unsigned)error);
+  return gl_call_failed(host, call, error);
+}
+
+tflaccel_status gl_fault_failed(const tflaccel_host_services *host, const char *call,
+                                gpu_fault_kind kind) {
+  return gl_call_failed(host, call,
+                        kind == GPU_FAULT_LOST     ? GL_ERROR_CONTEXT_LOST
+                        : kind == GPU_FAULT_MEMORY ? GL_OUT_OF_MEMORY
+                                                   : GL_INVALID_OPERATION);
+}
+
+tflaccel_status gl_check_call(const tflaccel_host_services *host, gpu_fault *fault,
+                              const char *call, gpu_fault_kind usual) {
+  gpu_fault_kind kind = gpu_fault_next(fault, call, usual);
+  if (kind == GPU_FAULT_NONE) return gl_check_error(host, call);
+  gl_clear_errors();
+  return gl_fault_failed(host, call, kind);
 }

@@ -222,7 +222,8 @@ static tflaccel_status build(gl_program_set *set, int32_t kernel, int32_t storag
     glDeleteProgram(program);
     return build_failure(host, "linking", kernel, log);
   }
-  tflaccel_status status = gl_check_error(host, "building a kernel");
+  tflaccel_status status =
+      gl_check_call(host, set->fault, "glLinkProgram (building a kernel)", GPU_FAULT_ERROR);
   if (status != NULL) {
     glDeleteProgram(program);
     return status;

@@ -7,6 +7,7 @@
 #ifndef TFLACCEL_GPU_GL_GL_PROGRAM_H
 #define TFLACCEL_GPU_GL_GL_PROGRAM_H
 
+#include "plugins/gpu_common/gpu_fault.h"
 #include "plugins/gpu_gl/gl_api.h"
 #include "plugins/gpu_gl/gl_program_cache.h"
 #include "tflaccel/accelerator.h"
@@ -36,6 +37,7 @@ typedef struct gl_program_set {
   uint32_t count, capacity;
   gl_program_cache cache; /* linked programs on disk, when the host allows */
   gl_program_partition partition;
+  gpu_fault *fault;       /* the device's fault hook (gpu_fault.h); NULL: none */
 } gl_program_set;
 
 /* Checks that the embedded sources are the catalogue's; with the context

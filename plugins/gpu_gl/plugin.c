@@ -37,6 +37,7 @@ typedef struct gl_plugin_device {
   /* device_open's arguments for backend_init on the worker. */
   gpu_backend *backend;
   int32_t profiling;
+  gpu_fault fault; /* the fault hook (gpu_fault.h) of this device's calls */
 } gl_plugin_device;
 
 /* ---- the plugin ---- */
@@ -90,7 +91,12 @@ static void keep_only(void *state, uint32_t index) {
 
 static tflaccel_status run_backend_init(void *argument) {
   gl_plugin_device *self = argument;
-  return gl_backend_init(self->host, self->profiling, &self->backend_device, self->backend);
+  tflaccel_status status =
+      gl_backend_init(self->host, self->profiling, &self->backend_device, self->backend);
+  if (status == NULL) status = gpu_fault_init(&self->fault, self->host, "gpu_gl");
+  self->backend_device.fault = &self->fault;
+  self->backend_device.programs.fault = &self->fault;
+  return status;
 }
 
 static tflaccel_status run_backend_release(void *argument) {
@@ -148,7 +154,8 @@ static tflaccel_status device_call(void *device, gpu_device_job job, void *argum
 }
 
 static tflaccel_status buffer_create(void *device, uint64_t size, tflaccel_buffer **buffer) {
-  tflaccel_status status = gl_buffer_create(((gl_plugin_device *)device)->host, size, buffer);
+  gl_plugin_device *self = device;
+  tflaccel_status status = gl_buffer_create(self->host, &self->fault, size, buffer);
   if (status == NULL) gl_buffer_mark_host_io(*buffer);
   return status;
 }

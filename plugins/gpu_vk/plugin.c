@@ -55,6 +55,7 @@ typedef struct vk_plugin_device {
   vk_device_context vulkan;
   vk_backend_device backend_device;
   vk_memory_kind io_memory; /* of the buffers the core creates */
+  gpu_fault fault;          /* the fault hook (gpu_fault.h) of this device's calls */
 } vk_plugin_device;
 
 /* ---- the plugin ---- */
@@ -184,8 +185,10 @@ static tflaccel_status device_open(void *state, uint32_t index, int32_t profilin
     return status;
   }
   self->vulkan.stage_device_buffers = plugin->stage_device_buffers;
+  status = gpu_fault_init(&self->fault, host, "gpu_vk");
+  self->vulkan.fault = &self->fault;
   int mirrored = plugin->device_local_io == 1;
-  if (plugin->device_local_io < 0) {
+  if (status == NULL && plugin->device_local_io < 0) {
     int device_local = 1;
     status = vk_buffer_host_memory_is_device_local(host, &self->vulkan, &device_local);
     mirrored = !device_local;

@@ -89,6 +89,9 @@ static uint64_t monotonic_ns(void) {
 }
 
 static VkResult wait_for_fence(vk_backend_device *self) {
+  /* An injected loss leaves the submission running, as a real one may. */
+  VkResult injected = vk_fault(self->context->fault, "vkWaitForFences", GPU_FAULT_LOST);
+  if (injected != VK_SUCCESS) return injected;
   uint64_t start = monotonic_ns();
   for (;;) {
     VkResult status = vkGetFenceStatus(self->context->device, self->fence);
@@ -99,6 +102,28 @@ static VkResult wait_for_fence(vk_backend_device *self) {
   return vkWaitForFences(self->context->device, 1, &self->fence, VK_TRUE, UINT64_MAX);
 }
 
+/* After a failed wait the submission may still run (a driver may report
+ * the loss before its queue drains; the fault hook fails the wait without
+ * making it): its command buffers, descriptor sets and buffers may be
+ * neither freed nor reused, nor its fence reset, until it is done.
+ * vkDeviceWaitIdle returns when the device is idle, or
+ * VK_ERROR_DEVICE_LOST when it is lost for good; after that the
+ * specification lets every object be destroyed (the GPU layer then fails
+ * every call but the releases: gpu_plugin.c). The fence is made unsignaled
+ * again for a next submission where the device still works. */
+static void drain_after_failure(vk_backend_device *self) {
+  const tflaccel_host_services *host = self->host;
+  VkResult idle = vkDeviceWaitIdle(self->context->device);
+  if (idle != VK_SUCCESS)
+    host->log(host->context, TFLACCEL_LOG_WARNING,
+              "vkDeviceWaitIdle after a failed wait: %s (%d); the device is lost",
+              vk_result_name(idle), (int)idle);
+  VkResult reset = vkResetFences(self->context->device, 1, &self->fence);
+  if (reset != VK_SUCCESS && idle == VK_SUCCESS)
+    host->log(host->context, TFLACCEL_LOG_WARNING, "vkResetFences after a failed wait: %s (%d)",
+              vk_result_name(reset), (int)reset);
+}
+
 static tflaccel_status submit_and_wait(vk_backend_device *self, uint32_t count,
                                        const VkCommandBuffer *commands) {
   const VkSubmitInfo submit = {
@@ -106,11 +131,19 @@ static tflaccel_status submit_and_wait(vk_backend_device *self, uint32_t count,
       .commandBufferCount = count,
       .pCommandBuffers = commands,
   };
-  VkResult result = vkQueueSubmit(self->context->queue, 1, &submit, self->fence);
-  if (result != VK_SUCCESS) return vk_call_failed(self->host, "vkQueueSubmit", result);
+  VkResult result = vk_fault(self->context->fault, "vkQueueSubmit", GPU_FAULT_LOST);
+  if (result == VK_SUCCESS) result = vkQueueSubmit(self->context->queue, 1, &submit, self->fence);
+  if (result != VK_SUCCESS) {
+    /* A submission that failed with a loss may have left work queued. */
+    if (result == VK_ERROR_DEVICE_LOST) drain_after_failure(self);
+    return vk_call_failed(self->host, "vkQueueSubmit", result);
+  }
   result = wait_for_fence(self);
+  if (result != VK_SUCCESS) {
+    drain_after_failure(self);
+    return vk_call_failed(self->host, "vkWaitForFences", result);
+  }
   VkResult reset = vkResetFences(self->context->device, 1, &self->fence);
-  if (result != VK_SUCCESS) return vk_call_failed(self->host, "vkWaitForFences", result);
   if (reset != VK_SUCCESS) return vk_call_failed(self->host, "vkResetFences", reset);
   return NULL;
 }
@@ -212,7 +245,8 @@ static tflaccel_status prepare_copies(vk_backend_device *self, tflaccel_buffer *
       .commandBufferCount = 2,
   };
   VkCommandBuffer copies[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
-  VkResult result = vkAllocateCommandBuffers(self->context->device, &info, copies);
+  VkResult result = vk_fault(self->context->fault, "vkAllocateCommandBuffers", GPU_FAULT_MEMORY);
+  if (result == VK_SUCCESS) result = vkAllocateCommandBuffers(self->context->device, &info, copies);
   if (result != VK_SUCCESS)
     return vk_call_failed(self->host, "vkAllocateCommandBuffers (buffer copies)", result);
   VkBuffer device_side = vk_buffer_handle(buffer), mirror = vk_buffer_mirror_handle(buffer);
@@ -272,7 +306,9 @@ static tflaccel_status allocate_set(vk_backend_device *self, VkDescriptorPool *p
           .descriptorSetCount = 1,
           .pSetLayouts = &self->pipelines.set_layout,
       };
-      VkResult result = vkAllocateDescriptorSets(self->context->device, &info, set);
+      VkResult result =
+          vk_fault(self->context->fault, "vkAllocateDescriptorSets", GPU_FAULT_MEMORY);
+      if (result == VK_SUCCESS) result = vkAllocateDescriptorSets(self->context->device, &info, set);
       if (result == VK_SUCCESS) {
         *pool = info.descriptorPool;
         return NULL;
@@ -293,8 +329,10 @@ static tflaccel_status allocate_set(vk_backend_device *self, VkDescriptorPool *p
         .poolSizeCount = 1,
         .pPoolSizes = &sizes,
     };
-    VkResult result =
-        vkCreateDescriptorPool(self->context->device, &info, NULL, &self->pools[self->pool_count]);
+    VkResult result = vk_fault(self->context->fault, "vkCreateDescriptorPool", GPU_FAULT_MEMORY);
+    if (result == VK_SUCCESS)
+      result = vkCreateDescriptorPool(self->context->device, &info, NULL,
+                                      &self->pools[self->pool_count]);
     if (result != VK_SUCCESS) return vk_call_failed(host, "vkCreateDescriptorPool", result);
     self->pool_count++;
   }
@@ -567,7 +605,8 @@ static tflaccel_status record(vk_backend_device *self, gpu_sequence *sequence) {
   VkResult result = vkResetCommandBuffer(sequence->commands, 0);
   if (result != VK_SUCCESS) return vk_call_failed(host, "vkResetCommandBuffer", result);
   const VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  result = vkBeginCommandBuffer(sequence->commands, &begin);
+  result = vk_fault(self->context->fault, "vkBeginCommandBuffer", GPU_FAULT_MEMORY);
+  if (result == VK_SUCCESS) result = vkBeginCommandBuffer(sequence->commands, &begin);
   if (result != VK_SUCCESS) return vk_call_failed(host, "vkBeginCommandBuffer", result);
   record_dispatches(self, sequence, sequence->commands, sequence->mirror_count > 0);
   result = vkEndCommandBuffer(sequence->commands);
@@ -618,7 +657,10 @@ static tflaccel_status sequence_create(void *device, const gpu_step *steps, uint
         .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
         .commandBufferCount = 1,
     };
-    VkResult result = vkAllocateCommandBuffers(self->context->device, &info, &created->commands);
+    VkResult result =
+        vk_fault(self->context->fault, "vkAllocateCommandBuffers", GPU_FAULT_MEMORY);
+    if (result == VK_SUCCESS)
+      result = vkAllocateCommandBuffers(self->context->device, &info, &created->commands);
     if (result != VK_SUCCESS) {
       created->commands = VK_NULL_HANDLE;
       status = vk_call_failed(host, "vkAllocateCommandBuffers", result);
@@ -630,7 +672,9 @@ static tflaccel_status sequence_create(void *device, const gpu_step *steps, uint
         .queryType = VK_QUERY_TYPE_TIMESTAMP,
         .queryCount = count + 1,
     };
-    VkResult result = vkCreateQueryPool(self->context->device, &info, NULL, &created->timestamps);
+    VkResult result = vk_fault(self->context->fault, "vkCreateQueryPool", GPU_FAULT_MEMORY);
+    if (result == VK_SUCCESS)
+      result = vkCreateQueryPool(self->context->device, &info, NULL, &created->timestamps);
     if (result != VK_SUCCESS) {
       created->timestamps = VK_NULL_HANDLE;
       status = vk_call_failed(host, "vkCreateQueryPool", result);

@@ -123,7 +123,8 @@ static VkResult allocate_from(const vk_device_context *context,
         .allocationSize = requirements->size,
         .memoryTypeIndex = type,
     };
-    last = vkAllocateMemory(context->device, &allocate, NULL, memory);
+    last = vk_fault(context->fault, "vkAllocateMemory", GPU_FAULT_MEMORY);
+    if (last == VK_SUCCESS) last = vkAllocateMemory(context->device, &allocate, NULL, memory);
     if (last == VK_SUCCESS) {
       *chosen = type;
       return last;
@@ -206,7 +207,8 @@ static tflaccel_status create_part(const tflaccel_host_services *host,
       .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
   };
   *flags = 0;
-  VkResult result = vkCreateBuffer(context->device, &create_info, NULL, buffer);
+  VkResult result = vk_fault(context->fault, "vkCreateBuffer", GPU_FAULT_MEMORY);
+  if (result == VK_SUCCESS) result = vkCreateBuffer(context->device, &create_info, NULL, buffer);
   if (result != VK_SUCCESS) {
     *buffer = VK_NULL_HANDLE;
     return vk_call_failed(host, "vkCreateBuffer", result);
@@ -220,7 +222,9 @@ static tflaccel_status create_part(const tflaccel_host_services *host,
   if (result != VK_SUCCESS) return vk_call_failed(host, "vkBindBufferMemory", result);
   if (mapped != NULL && (*flags & map_when) == map_when) {
     void *address = NULL;
-    result = vkMapMemory(context->device, *memory, 0, VK_WHOLE_SIZE, 0, &address);
+    result = vk_fault(context->fault, "vkMapMemory", GPU_FAULT_MEMORY);
+    if (result == VK_SUCCESS)
+      result = vkMapMemory(context->device, *memory, 0, VK_WHOLE_SIZE, 0, &address);
     if (result != VK_SUCCESS) return vk_call_failed(host, "vkMapMemory", result);
     *mapped = address;
   }

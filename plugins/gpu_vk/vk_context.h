@@ -6,6 +6,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include "plugins/gpu_common/gpu_fault.h"
 #include "plugins/gpu_vk/vk_debug.h"
 #include "tflaccel/accelerator.h"
 
@@ -49,6 +50,10 @@ typedef struct vk_device_context {
   VkDevice device;
   VkQueue queue;                /* queue 0 of entry->compute_family */
   int32_t stage_device_buffers; /* never map device-local buffers: tests the staging path */
+  /* The fault hook of the device's calls (gpu_fault.h); owned by the
+   * device, NULL before it is set. A pointer, so that calls through a
+   * const context still count. */
+  gpu_fault *fault;
 } vk_device_context;
 
 /* Creates the logical device with the 16-bit features the entry reports. */

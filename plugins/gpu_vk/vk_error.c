@@ -53,3 +53,12 @@ tflaccel_status vk_call_failed(const tflaccel_host_services *host, const char *c
   return host->status_make(vk_result_status_code(result), "%s failed: %s (%d)", call,
                            vk_result_name(result), (int)result);
 }
+
+VkResult vk_fault(gpu_fault *fault, const char *call, gpu_fault_kind usual) {
+  switch (gpu_fault_next(fault, call, usual)) {
+  case GPU_FAULT_NONE: return VK_SUCCESS;
+  case GPU_FAULT_LOST: return VK_ERROR_DEVICE_LOST;
+  case GPU_FAULT_MEMORY: return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  default: return VK_ERROR_INITIALIZATION_FAILED;
+  }
+}

@@ -4,6 +4,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include "plugins/gpu_common/gpu_fault.h"
 #include "tflaccel/accelerator.h"
 
 /* "VK_ERROR_DEVICE_LOST" etc.; "unknown VkResult" for codes not listed. */
@@ -17,5 +18,10 @@ int32_t vk_result_status_code(VkResult result);
 /* "<call> failed: <name> (<code>)", with the code from vk_result_status_code. */
 tflaccel_status vk_call_failed(const tflaccel_host_services *host, const char *call,
                                VkResult result);
+
+/* The fault hook (gpu_fault.h) before a Vulkan call: VK_SUCCESS (make the
+ * call) or the result it fails with instead: VK_ERROR_DEVICE_LOST,
+ * VK_ERROR_OUT_OF_DEVICE_MEMORY or VK_ERROR_INITIALIZATION_FAILED. */
+VkResult vk_fault(gpu_fault *fault, const char *call, gpu_fault_kind usual);
 
 #endif

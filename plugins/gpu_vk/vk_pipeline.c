@@ -193,8 +193,10 @@ static tflaccel_status get_module(vk_pipeline_set *set, int32_t kernel, int32_t 
         .codeSize = code->size,
         .pCode = code->words,
     };
-    VkResult result =
-        vkCreateShaderModule(set->context->device, &info, NULL, &set->modules[kernel][variant]);
+    VkResult result = vk_fault(set->context->fault, "vkCreateShaderModule", GPU_FAULT_MEMORY);
+    if (result == VK_SUCCESS)
+      result =
+          vkCreateShaderModule(set->context->device, &info, NULL, &set->modules[kernel][variant]);
     if (result != VK_SUCCESS) {
       set->modules[kernel][variant] = VK_NULL_HANDLE;
       char call[128];
@@ -236,7 +238,9 @@ static tflaccel_status make_pipeline(vk_pipeline_set *set, int32_t kernel, int32
       .layout = set->layout,
   };
   VkPipelineCache cache = set->partition.active ? set->partition.cache : set->cache;
-  VkResult result = vkCreateComputePipelines(set->context->device, cache, 1, &info, NULL, pipeline);
+  VkResult result = vk_fault(set->context->fault, "vkCreateComputePipelines", GPU_FAULT_MEMORY);
+  if (result == VK_SUCCESS)
+    result = vkCreateComputePipelines(set->context->device, cache, 1, &info, NULL, pipeline);
   if (result != VK_SUCCESS) {
     *pipeline = VK_NULL_HANDLE;
     char call[160];

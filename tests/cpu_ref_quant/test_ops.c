@@ -725,6 +725,56 @@ START_TEST(lstm_float_two_steps) {
 }
 END_TEST
 
+/* Scales that each pass alone (finite, positive, within the loader's
+ * [1e-30, 1e30]) but whose ratio is no multiplier a kernel can apply (2^31
+ * and above, or a float product overflowing to inf): each quantized kernel
+ * that rescales refuses at compile with a status naming the op, instead of
+ * running with a multiplier of 0 (a result of zeros). _i picks
+ * the op: MUL, ADD, requantizing QUANTIZE, RELU, spatial MEAN (int8). */
+START_TEST(absurd_multipliers_refused) {
+  test_graph g;
+  tg_init(&g);
+  const int32_t dims[4] = {1, 2, 2, 1}, out_dims[4] = {1, 1, 1, 1}, axis_dims[1] = {2};
+  const int8_t a[4] = {1, 2, 3, 4}, b[4] = {5, 6, 7, 8};
+  const int32_t axes[2] = {1, 2};
+  const char *name = "";
+  uint32_t ta = tg_input(&g, I8, 4, dims, a);
+  tg_quantize(&g, ta, 1e30f, 0);
+  if (_i == 0 || _i == 1) {
+    uint32_t tb = tg_const(&g, I8, 4, dims, b);
+    uint32_t out = tg_tensor(&g, I8, 4, dims);
+    tg_quantize(&g, tb, 1e30f, 0);
+    tg_quantize(&g, out, 1e-30f, 0);
+    name = _i == 0 ? "MUL" : "ADD";
+    tg_op(&g, _i == 0 ? TFLACCEL_OP_MUL : TFLACCEL_OP_ADD, 2, (uint32_t[]){ta, tb}, 1, &out);
+  } else if (_i == 2 || _i == 3) {
+    uint32_t out = tg_tensor(&g, I8, 4, dims);
+    tg_quantize(&g, out, 1e-30f, 0);
+    name = _i == 2 ? "QUANTIZE" : "RELU";
+    tg_op(&g, _i == 2 ? TFLACCEL_OP_QUANTIZE : TFLACCEL_OP_RELU, 1, &ta, 1, &out);
+  } else {
+    uint32_t axis = tg_const(&g, I32, 1, axis_dims, axes);
+    uint32_t out = tg_tensor(&g, I8, 4, out_dims);
+    tg_quantize(&g, out, 1e-30f, 0);
+    name = "MEAN";
+    tg_op(&g, TFLACCEL_OP_MEAN, 2, (uint32_t[]){ta, axis}, 1, &out)->reducer.keep_dims = 1;
+  }
+  tflaccel_status status = tg_run(&g, 1);
+  ck_assert_msg(status != NULL, "%s with a multiplier of about 1e60 ran", name);
+  const char *message = tflaccel_status_message(status);
+  ck_assert_msg(strstr(message, name) != NULL && strchr(message, '\n') == NULL, "%s: %s", name,
+                message);
+  /* ADD and QUANTIZE refuse these scales in their checks already; the
+   * others in prepare, through q_require_multiplier. */
+  if (_i != 1 && _i != 2)
+    ck_assert_msg(strstr(message, "not a multiplier") != NULL &&
+                      tflaccel_status_code_of(status) == TFLACCEL_INVALID_MODEL,
+                  "%s: %s", name, message);
+  tflaccel_status_free(status);
+  tg_free(&g);
+}
+END_TEST
+
 static Suite *quant_ops_suite(void) {
   Suite *suite = suite_create("cpu_ref_quant_ops");
   TCase *tc = tcase_create("ops");
@@ -743,6 +793,7 @@ static Suite *quant_ops_suite(void) {
   tcase_add_test(tc, requantization_ties);
   tcase_add_test(tc, svdf_state_persists_and_resets);
   tcase_add_test(tc, lstm_float_two_steps);
+  tcase_add_loop_test(tc, absurd_multipliers_refused, 0, 5);
   suite_add_tcase(suite, tc);
   return suite;
 }

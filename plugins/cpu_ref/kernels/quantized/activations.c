@@ -85,7 +85,13 @@ static tflaccel_status activation_prepare(const cpu_op_context *context, void **
   int32_t multiplier = 0, act_min = dtype_min, act_max = dtype_max;
   int shift = 0;
   if (code != TFLACCEL_OP_LOGISTIC && code != TFLACCEL_OP_TANH) {
-    q_quantize_multiplier((double)input_scale / (double)output_scale, &multiplier, &shift);
+    tflaccel_status status = q_require_multiplier(
+        context, "input scale / output scale", (double)input_scale / (double)output_scale,
+        &multiplier, &shift);
+    if (status != NULL) {
+      q_free(context->host, data);
+      return status;
+    }
     const float low = code == TFLACCEL_OP_RELU_N1_TO_1 ? -1.0f : 0.0f;
     act_min = q_offset_clamp(q_saturate_i32(roundf(low / output_scale)), output_zero_point,
                              dtype_min, dtype_max);

@@ -43,12 +43,18 @@ static tflaccel_status add_prepare(const cpu_op_context *context, void **op_data
   add_data *data = *op_data;
   const float larger = q_scale(input1) > q_scale(input2) ? q_scale(input1) : q_scale(input2);
   const double twice_max_input_scale = 2.0 * (double)larger;
-  q_quantize_multiplier((double)q_scale(input1) / twice_max_input_scale, &data->input1_multiplier,
-                        &data->input1_shift);
-  q_quantize_multiplier((double)q_scale(input2) / twice_max_input_scale, &data->input2_multiplier,
-                        &data->input2_shift);
-  q_quantize_multiplier(add_output_multiplier(input1, input2, output), &data->output_multiplier,
-                        &data->output_shift);
+  status = q_require_multiplier(context, "input1 scale / twice the larger input scale",
+                                (double)q_scale(input1) / twice_max_input_scale,
+                                &data->input1_multiplier, &data->input1_shift);
+  if (status == NULL)
+    status = q_require_multiplier(context, "input2 scale / twice the larger input scale",
+                                  (double)q_scale(input2) / twice_max_input_scale,
+                                  &data->input2_multiplier, &data->input2_shift);
+  if (status == NULL)
+    status = q_require_multiplier(context, "the output multiplier",
+                                  add_output_multiplier(input1, input2, output),
+                                  &data->output_multiplier, &data->output_shift);
+  if (status != NULL) return status;
   if (context->op->code == TFLACCEL_OP_SUB) data->input2_multiplier = -data->input2_multiplier;
   return NULL;
 }

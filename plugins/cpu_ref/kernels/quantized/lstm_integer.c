@@ -166,10 +166,18 @@ tflaccel_status lstm_integer_prepare(const cpu_op_context *context, const lstm_s
     data->recurrent_weights[g] = w_recurrent->data;
     const float input_effective = q_scale(w_input) * input_scale / LSTM_GATE_SCALE;
     const float recurrent_effective = q_scale(w_recurrent) * output_state_scale / LSTM_GATE_SCALE;
-    q_quantize_multiplier((double)input_effective, &data->input_multiplier[g],
-                          &data->input_shift[g]);
-    q_quantize_multiplier((double)recurrent_effective, &data->recurrent_multiplier[g],
-                          &data->recurrent_shift[g]);
+    tflaccel_status status = q_require_multiplier(
+        context, "input weights scale x input scale / 2^-12", (double)input_effective,
+        &data->input_multiplier[g], &data->input_shift[g]);
+    if (status == NULL)
+      status = q_require_multiplier(context,
+                                    "recurrent weights scale x output state scale / 2^-12",
+                                    (double)recurrent_effective, &data->recurrent_multiplier[g],
+                                    &data->recurrent_shift[g]);
+    if (status != NULL) {
+      lstm_integer_release(context->host, data);
+      return status;
+    }
     data->input_effective_bias[g] =
         effective_bias(context, w_input->data, shape->n_cell, shape->n_input,
                        bias != NULL ? bias->data : NULL, -q_zero_point(input));
@@ -190,19 +198,36 @@ tflaccel_status lstm_integer_prepare(const cpu_op_context *context, const lstm_s
       data->cell_weights[g] = weights->data;
       const float effective = (float)(pow(2.0, data->cell_scale_log2) *
                                       (double)q_scale(weights) / (double)LSTM_GATE_SCALE);
-      q_quantize_multiplier((double)effective, &data->cell_multiplier[g], &data->cell_shift[g]);
+      tflaccel_status status =
+          q_require_multiplier(context, "cell-to-gate weights scale x cell scale / 2^-12",
+                               (double)effective, &data->cell_multiplier[g], &data->cell_shift[g]);
+      if (status != NULL) {
+        lstm_integer_release(context->host, data);
+        return status;
+      }
     }
   }
   const float hidden_effective =
       (float)(pow(2.0, -15) / (double)hidden_scale * pow(2.0, -15));
-  q_quantize_multiplier((double)hidden_effective, &data->hidden_multiplier, &data->hidden_shift);
+  tflaccel_status hidden_status =
+      q_require_multiplier(context, "2^-30 / hidden scale", (double)hidden_effective,
+                           &data->hidden_multiplier, &data->hidden_shift);
+  if (hidden_status != NULL) {
+    lstm_integer_release(context->host, data);
+    return hidden_status;
+  }
   if (shape->use_projection) {
     const tflaccel_tensor_desc *weights = q_input(graph, op, LSTM_PROJECTION_WEIGHTS);
     const tflaccel_tensor_desc *bias = q_input(graph, op, LSTM_PROJECTION_BIAS);
     data->projection_weights = weights->data;
     const float effective = q_scale(weights) * hidden_scale / output_state_scale;
-    q_quantize_multiplier((double)effective, &data->projection_multiplier,
-                          &data->projection_shift);
+    tflaccel_status status = q_require_multiplier(
+        context, "projection weights scale x hidden scale / output state scale",
+        (double)effective, &data->projection_multiplier, &data->projection_shift);
+    if (status != NULL) {
+      lstm_integer_release(context->host, data);
+      return status;
+    }
     data->projection_effective_bias =
         effective_bias(context, weights->data, shape->n_output, shape->n_cell,
                        bias != NULL ? bias->data : NULL, data->hidden_zero_point);

@@ -118,14 +118,16 @@ static tflaccel_status mean_prepare(const cpu_op_context *context, void **op_dat
   data->output_zero_point = q_zero_point(output);
   q_dtype_range(output->dtype, &data->dtype_min, &data->dtype_max);
   const float input_scale = q_scale(input), output_scale = q_scale(output);
+  tflaccel_status status = NULL;
 
   const int spatial = context->op->params->reducer.keep_dims && input->rank == 4 &&
                       mean_axes_are_spatial(q_input(context->graph, context->op, 1));
   if (spatial && input->dtype == TFLACCEL_DTYPE_INT8) {
     data->path = MEAN_SPATIAL_CENTRED;
     /* input_scale / output_scale in double, as TFLite's PrepareMeanOrSum. */
-    q_quantize_multiplier((double)input_scale / (double)output_scale, &data->multiplier,
-                          &data->shift);
+    status = q_require_multiplier(context, "input scale / output scale",
+                                  (double)input_scale / (double)output_scale, &data->multiplier,
+                                  &data->shift);
   } else if (spatial) {
     data->path = MEAN_SPATIAL;
     /* float arithmetic, as in TFLite's uint8 Mean. */
@@ -135,13 +137,18 @@ static tflaccel_status mean_prepare(const cpu_op_context *context, void **op_dat
     data->bias = q_offset_clamp(q_saturate_i32(-(double)temp), data->output_zero_point, INT32_MIN,
                                 INT32_MAX);
     const float real_scale = input_scale / (count * output_scale);
-    q_quantize_multiplier((double)real_scale, &data->multiplier, &data->shift);
+    status = q_require_multiplier(context, "input scale / (count x output scale)",
+                                  (double)real_scale, &data->multiplier, &data->shift);
   } else if (input_scale == output_scale && data->input_zero_point == data->output_zero_point) {
     data->path = MEAN_SAME_QUANTIZATION;
   } else {
     data->path = MEAN_RESCALED;
     data->scale = input_scale / output_scale;
     data->float_bias = (float)(-data->input_zero_point) * data->scale;
+  }
+  if (status != NULL) {
+    mean_release(context->host, data);
+    return status;
   }
   data->sums = q_alloc(context, (size_t)data->output_count * sizeof(int32_t));
   if (data->sums == NULL) {

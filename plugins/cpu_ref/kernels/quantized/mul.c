@@ -23,8 +23,9 @@ static tflaccel_status mul_prepare(const cpu_op_context *context, void **op_data
   mul_data *data = *op_data;
   /* float arithmetic on purpose: TFLite multiplies the float scales. */
   const float real_multiplier = q_scale(input1) * q_scale(input2) / q_scale(output);
-  q_quantize_multiplier((double)real_multiplier, &data->output_multiplier, &data->output_shift);
-  return NULL;
+  return q_require_multiplier(context, "input1 scale x input2 scale / output scale",
+                              (double)real_multiplier, &data->output_multiplier,
+                              &data->output_shift);
 }
 
 static int32_t mul_one(const void *op_data, int32_t x1, int32_t x2) {

@@ -296,6 +296,14 @@ tflaccel_status q_error(const cpu_op_context *context, int32_t code, const char 
                                     q_op_name(context->op->code), message);
 }
 
+tflaccel_status q_require_multiplier(const cpu_op_context *context, const char *what,
+                                     double real_multiplier, int32_t *multiplier, int *shift) {
+  if (q_quantize_multiplier(real_multiplier, multiplier, shift)) return NULL;
+  return q_error(context, TFLACCEL_INVALID_MODEL,
+                 "%s is %g, not a multiplier in [0, 2^31) (absurd quantization parameters)", what,
+                 real_multiplier);
+}
+
 tflaccel_status q_out_of_memory(const cpu_op_context *context, size_t bytes) {
   return q_error(context, TFLACCEL_OUT_OF_MEMORY, "cannot allocate %zu bytes", bytes);
 }

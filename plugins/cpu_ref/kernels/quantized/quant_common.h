@@ -76,6 +76,12 @@ const char *q_op_name(int32_t code);
 tflaccel_status q_error(const cpu_op_context *context, int32_t code, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
 tflaccel_status q_out_of_memory(const cpu_op_context *context, size_t bytes);
+/* q_quantize_multiplier (fixed_point.h) of real_multiplier, or
+ * TFLACCEL_INVALID_MODEL naming the op and what (e.g. "input scale / output
+ * scale") when no kernel can apply it: not finite, negative, or 2^31 and
+ * above, which only absurd quantization parameters give. */
+tflaccel_status q_require_multiplier(const cpu_op_context *context, const char *what,
+                                     double real_multiplier, int32_t *multiplier, int *shift);
 
 /* Allocation of op_data through the host, zeroed. */
 void *q_alloc(const cpu_op_context *context, size_t size);

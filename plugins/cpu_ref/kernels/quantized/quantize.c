@@ -128,8 +128,13 @@ static tflaccel_status quantize_prepare(const cpu_op_context *context, void **op
   } else if (input->dtype == TFLACCEL_DTYPE_FLOAT32) {
     data->scale = (double)q_scale(output);
   } else {
-    q_quantize_multiplier((double)q_scale(input) / (double)q_scale(output), &data->multiplier,
-                          &data->shift);
+    tflaccel_status status = q_require_multiplier(
+        context, "input scale / output scale", (double)q_scale(input) / (double)q_scale(output),
+        &data->multiplier, &data->shift);
+    if (status != NULL) {
+      quantize_release(context->host, data);
+      return status;
+    }
   }
   *op_data = data;
   return NULL;

@@ -121,8 +121,17 @@ static tflaccel_status svdf_prepare(const cpu_op_context *context, void **op_dat
     /* float products, as TFLite computes these scales */
     const float feature_scale = q_scale(input) * q_scale(weights_feature) / q_scale(state);
     const float output_scale = q_scale(state) * q_scale(weights_time) / q_scale(output);
-    q_quantize_multiplier((double)feature_scale, &data->feature_multiplier, &data->feature_shift);
-    q_quantize_multiplier((double)output_scale, &data->output_multiplier, &data->output_shift);
+    tflaccel_status status = q_require_multiplier(
+        context, "input scale x feature weights scale / state scale", (double)feature_scale,
+        &data->feature_multiplier, &data->feature_shift);
+    if (status == NULL)
+      status = q_require_multiplier(context, "state scale x time weights scale / output scale",
+                                    (double)output_scale, &data->output_multiplier,
+                                    &data->output_shift);
+    if (status != NULL) {
+      svdf_release(context->host, data);
+      return status;
+    }
     data->input_zero_point = q_zero_point(input);
     data->output_zero_point = q_zero_point(output);
   }
