@@ -89,16 +89,6 @@ tflaccel_status gpu_program_add_constants(const tflaccel_host_services *host, gp
   return NULL;
 }
 
-void gpu_program_store_constant(gpu_program *program, uint64_t base, uint64_t index, float value) {
-  uint8_t *at = program->constants + base + index * program->element_size;
-  if (program->element_size == 4) {
-    memcpy(at, &value, 4);
-  } else {
-    uint16_t half = half_from_float(value);
-    memcpy(at, &half, 2);
-  }
-}
-
 int32_t gpu_float_bits(float value) {
   int32_t bits;
   memcpy(&bits, &value, sizeof bits);
