@@ -15,7 +15,7 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
   ca-certificates build-essential autoconf automake libtool pkg-config make gcc binutils \
-  libinih-dev check libsubunit-dev libxnnpack-dev libpthreadpool-dev \
+  libinih-dev nettle-dev check libsubunit-dev libxnnpack-dev libpthreadpool-dev \
   ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-headers pocl-opencl-icd clinfo \
   libvulkan-dev libvulkan1 mesa-vulkan-drivers glslc vulkan-validationlayers vulkan-tools \
   libegl-dev libgles-dev libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri libgbm1 \

@@ -31,6 +31,21 @@ float half_to_float(uint16_t half) {
   return value;
 }
 
+void half_to_float_array(const unsigned char *bytes, size_t count, float *values) {
+  for (size_t i = 0; i < count; ++i) {
+    uint32_t half = (uint32_t)bytes[2 * i] | (uint32_t)bytes[2 * i + 1] << 8;
+    uint32_t exponent = half & 0x7C00u;
+    if (exponent == 0 || exponent == 0x7C00u) {
+      values[i] = half_to_float((uint16_t)half); /* zero, subnormal, infinity, NaN */
+      continue;
+    }
+    /* A normal half: its exponent and mantissa move up 13 bits and the
+     * exponent's bias grows from 15 to 127. */
+    uint32_t bits = (half & 0x8000u) << 16 | (((half & 0x7FFFu) << 13) + ((127u - 15u) << 23));
+    memcpy(&values[i], &bits, sizeof bits);
+  }
+}
+
 uint16_t half_from_float(float value) {
   uint32_t bits;
   memcpy(&bits, &value, sizeof bits);

@@ -25,3 +25,5 @@ core_facts_libtflaccel_facts_la_SOURCES = \
 	core/facts/posenet_decoder.h \
 	core/facts/sha256.c \
 	core/facts/sha256.h
+# SHA-256 is nettle's (sha256.h says why).
+core_facts_libtflaccel_facts_la_LIBADD = $(NETTLE_LIBS)

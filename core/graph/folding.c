@@ -113,7 +113,7 @@ static tflaccel_status fold_dequantize(fold_context *c, uint32_t o) {
   tflaccel_status status = allocate_folded(c, o, elements * 4, &memory);
   if (status) return status;
   float *values = memory;
-  for (uint64_t i = 0; i < elements; ++i) values[i] = half_to_float(fb_load_u16(data + 2 * i));
+  half_to_float_array(data, (size_t)elements, values);
   model->folded_data[output] = memory;
   model->folded_size[output] = elements * 4;
   model->folded_dtype[output] = TFLACCEL_DTYPE_FLOAT32;

@@ -29,16 +29,20 @@ tflaccel_status lower_pack_conv_weights(gpu_lowering *lw, const tflaccel_tensor_
   tflaccel_status status = gpu_program_add_constants(
       lw->host, program, count * program->element_size, GPU_WEIGHT_ALIGNMENT, offset);
   if (status != NULL) return status;
-  for (int32_t o = 0; o < out_c; ++o)
+  /* In the order of the packed layout, so the writes stream through
+   * memory; padding channels stay zero. */
+  uint64_t to = 0;
+  for (int32_t os = 0; os < out_s; ++os)
     for (int32_t ky = 0; ky < kh; ++ky)
       for (int32_t kx = 0; kx < kw; ++kx)
-        for (int32_t i = 0; i < in_c; ++i) {
-          int64_t from = (((int64_t)o * kh + ky) * kw + kx) * in_c + i;
-          uint64_t to =
-              ((((uint64_t)(o / 4) * kh + ky) * kw + kx) * in_s + (uint64_t)(i / 4)) * 16 +
-              (uint64_t)(i % 4) * 4 + (uint64_t)(o % 4);
-          gpu_program_store_constant(program, *offset, to, lower_read_float(weights, from));
-        }
+        for (int32_t is = 0; is < in_s; ++is)
+          for (int32_t ii = 0; ii < 4; ++ii)
+            for (int32_t oo = 0; oo < 4; ++oo, ++to) {
+              int32_t o = os * 4 + oo, i = is * 4 + ii;
+              if (o >= out_c || i >= in_c) continue;
+              int64_t from = (((int64_t)o * kh + ky) * kw + kx) * in_c + i;
+              gpu_program_store_constant(program, *offset, to, lower_read_float(weights, from));
+            }
   return NULL;
 }
 
@@ -152,11 +156,16 @@ tflaccel_status lower_pack_ordered_weights(gpu_lowering *lw, const tflaccel_tens
       gpu_program_add_constants(lw->host, program, tap_groups * padded * 4 * program->element_size,
                                 GPU_WEIGHT_ALIGNMENT, offset);
   if (status != NULL) return status;
-  for (int32_t o = 0; o < out_c; ++o)
-    for (int32_t tap = 0; tap < taps; ++tap)
-      gpu_program_store_constant(program, *offset,
-                                 ((uint64_t)tap / 4 * padded + (uint64_t)o) * 4 + (uint64_t)tap % 4,
-                                 lower_read_float(weights, (int64_t)o * taps + tap));
+  /* In the order of the packed layout, so the writes stream through
+   * memory (each output's four taps are read together). */
+  for (uint64_t group = 0; group < tap_groups; ++group)
+    for (int32_t o = 0; o < out_c; ++o)
+      for (int32_t t = 0; t < 4; ++t) {
+        int32_t tap = (int32_t)group * 4 + t;
+        if (tap >= taps) break;
+        gpu_program_store_constant(program, *offset, (group * padded + (uint64_t)o) * 4 + (uint64_t)t,
+                                   lower_read_float(weights, (int64_t)o * taps + tap));
+      }
   return NULL;
 }
 

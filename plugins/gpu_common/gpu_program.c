@@ -74,29 +74,27 @@ tflaccel_status gpu_program_add_constants(const tflaccel_host_services *host, gp
     if (capacity > SIZE_MAX)
       return host->status_make(TFLACCEL_OUT_OF_MEMORY, "GPU program: %llu bytes of constants",
                                (unsigned long long)capacity);
-    uint8_t *bytes =
-        grow(host, program->constants, (size_t)program->constants_capacity, (size_t)capacity, 64);
+    /* Not grow(): only the bytes in use are copied, and only those handed
+     * out are zeroed (below), so the unused tail of a doubled capacity is
+     * never touched (pose_landmark_lite: 6 MB of packed weights). */
+    uint8_t *bytes = host->alloc(host->context, (size_t)capacity, 64);
     if (bytes == NULL)
       return host->status_make(TFLACCEL_OUT_OF_MEMORY,
                                "GPU program: out of memory (%llu bytes of constants)",
                                (unsigned long long)capacity);
+    if (program->constants != NULL) {
+      memcpy(bytes, program->constants, (size_t)program->constants_size);
+      host->free(host->context, program->constants);
+    }
     program->constants = bytes;
     program->constants_capacity = capacity;
   }
-  /* Bytes between the old end and start stay zero (grow() zeroes). */
+  /* The padding before start and the new constants start as zeros (the
+   * packing leaves padding channels unwritten). */
+  memset(program->constants + program->constants_size, 0, (size_t)(end - program->constants_size));
   program->constants_size = end;
   *offset = start;
   return NULL;
-}
-
-void gpu_program_store_constant(gpu_program *program, uint64_t base, uint64_t index, float value) {
-  uint8_t *at = program->constants + base + index * program->element_size;
-  if (program->element_size == 4) {
-    memcpy(at, &value, 4);
-  } else {
-    uint16_t half = half_from_float(value);
-    memcpy(at, &half, 2);
-  }
 }
 
 int32_t gpu_float_bits(float value) {

@@ -63,6 +63,23 @@ END_TEST
 /* Halfway between two neighbours rounds to the even one; a float step
  * either side of halfway rounds to the nearer one. Covers subnormals, the
  * subnormal/normal border and every binade. */
+/* The loader's array conversion gives every half's bits as half_to_float
+ * does, from little-endian bytes at an odd address too. */
+START_TEST(half_array_matches_half_to_float) {
+  static unsigned char bytes[1 + 2 * 65536];
+  static float values[65536];
+  for (uint32_t h = 0; h <= 0xFFFF; ++h) {
+    bytes[1 + 2 * h] = (unsigned char)(h & 0xFF);
+    bytes[2 + 2 * h] = (unsigned char)(h >> 8);
+  }
+  half_to_float_array(bytes + 1, 65536, values);
+  for (uint32_t h = 0; h <= 0xFFFF; ++h)
+    ck_assert_msg(float_bits(values[h]) == float_bits(half_to_float((uint16_t)h)),
+                  "half 0x%04x: bits 0x%08x, expected 0x%08x", h, float_bits(values[h]),
+                  float_bits(half_to_float((uint16_t)h)));
+}
+END_TEST
+
 START_TEST(ties_round_to_even) {
   for (uint16_t half = 0; half < 0x7BFF; ++half) {
     double low = half_value(half), high = half_value((uint16_t)(half + 1));
@@ -252,6 +269,7 @@ int main(void) {
   Suite *suite = suite_create("facts");
   TCase *half = tcase_create("half");
   tcase_add_test(half, every_half_converts_exactly_and_back);
+  tcase_add_test(half, half_array_matches_half_to_float);
   tcase_add_test(half, ties_round_to_even);
   tcase_add_test(half, half_edges);
   suite_add_tcase(suite, half);
