@@ -17,6 +17,9 @@
 # Environment:
 #   ROUNDS        rounds per combination (default: 3)
 #   NUM_RUNS      timed runs per bench (default: 200, after 10 warm-ups)
+#   FULL_DELEGATION  1 (default): each run must put every op on its first
+#                 accelerator (--require_full_delegation); 0: the rest may fall
+#                 back (e.g. ACCELERATORS "cpu_xnnpack,cpu_ref")
 #
 # JSON is read with python3.
 set -u
@@ -48,6 +51,8 @@ command -v python3 >/dev/null 2>&1 || die "python3 is needed to read the JSON re
 case $rounds in '' | *[!0-9]*) die "ROUNDS must be a whole number, not '$rounds'" ;; esac
 case $num_runs in '' | *[!0-9]*) die "NUM_RUNS must be a whole number, not '$num_runs'" ;; esac
 
+full_flag=--require_full_delegation
+[ "${FULL_DELEGATION:-1}" = 0 ] && full_flag=
 work=$(mktemp -d "${TMPDIR:-/tmp}/compare-builds.XXXXXX") || die "cannot make a temporary directory"
 trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
@@ -58,7 +63,7 @@ bench() {
   rm -f "$work/result.json"
   if ! "$1" bench "$model_dir/$2.tflite" --accelerator="$3" --precision="$4" \
     --num_runs="$num_runs" --warmup_runs=10 --min_secs=0 --warmup_min_secs=0 \
-    --require_full_delegation --json "$work/result.json" >"$work/stdout" 2>"$work/stderr"; then
+    $full_flag --json "$work/result.json" >"$work/stdout" 2>"$work/stderr"; then
     tail -n 1 "$work/stderr" >&2
     echo failed
     return
