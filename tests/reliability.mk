@@ -70,7 +70,7 @@ valgrind-models: tflaccel
 # off: every CLI command may load every plugin). The GPU plugins' own tests
 # are leak-checked separately with the drivers kept loaded (below).
 LEAK_CHECKED_TESTS = $(filter-out tests/gpu/% tests/conformance/% tests/runtime/% examples/% \
-	tests/reliability/test_gpu_faults,$(TESTS))
+	tests/reliability/test_gpu_faults tests/compiled_cache/test_cache_gpu_%,$(TESTS))
 print-leak-checked-tests:
 	@echo $(LEAK_CHECKED_TESTS)
 
@@ -87,7 +87,7 @@ print-leak-checked-tests:
 #   make check TESTS='...' LOG_COMPILER=$(srcdir)/tests/sanitizers/keep_drivers_loaded.sh
 GPU_LEAK_UNCHECKED_TESTS = tests/gpu/test_vk_validation
 GPU_LEAK_CHECKED_TESTS = $(filter-out $(GPU_LEAK_UNCHECKED_TESTS),\
-	$(filter tests/gpu/% tests/reliability/test_gpu_faults,$(TESTS)))
+	$(filter tests/gpu/% tests/reliability/test_gpu_faults tests/compiled_cache/test_cache_gpu_%,$(TESTS)))
 print-gpu-leak-checked-tests:
 	@echo $(GPU_LEAK_CHECKED_TESTS)
 print-gpu-leak-unchecked-tests:

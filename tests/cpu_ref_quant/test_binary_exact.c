@@ -146,14 +146,14 @@ static int64_t oracle_element(const oracle *o, int64_t x1, int64_t x2) {
   switch (c->op) {
   case TFLACCEL_OP_ADD:
   case TFLACCEL_OP_SUB:
-    value = oracle_apply(oracle_apply(a << o->left_shift, o->m1) +
-                             oracle_apply(b << o->left_shift, o->m2),
+    value = oracle_apply(oracle_apply(a * ((int64_t)1 << o->left_shift), o->m1) +
+                             oracle_apply(b * ((int64_t)1 << o->left_shift), o->m2),
                          o->m_out) +
             c->zp_out;
     break;
   case TFLACCEL_OP_SQUARED_DIFFERENCE: {
-    const int64_t difference =
-        oracle_apply(a << o->left_shift, o->m1) - oracle_apply(b << o->left_shift, o->m2);
+    const int64_t difference = oracle_apply(a * ((int64_t)1 << o->left_shift), o->m1) -
+                               oracle_apply(b * ((int64_t)1 << o->left_shift), o->m2);
     value = oracle_apply(difference * difference, o->m_out) + c->zp_out;
     break;
   }
