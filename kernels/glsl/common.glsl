@@ -258,9 +258,15 @@ vec4 round_half_away4(vec4 value) {
 /* The float view of a quantized tensor (POST_QUANTIZE, gpu_quant.h): v
  * onto the integer grid of scale, zero, qmin, qmax, in float32 whatever
  * the storage. */
-vec4 onto_grid(vec4 v, float scale, float zero, float qmin, float qmax, bool in_integers) {
+vec4 onto_grid(vec4 v, float scale, float zero, float qmin, float qmax, int mode, vec4 f) {
   vec4 g;
-  if (in_integers) {
+  if (mode == 2 || mode == 3) {
+    /* TFLite's fixed-point requantization (mode 2: ties upward, 3: away
+     * from zero), rounded twice: at 1/f LSB, then to the LSB; f = 2^right
+     * shift per channel. */
+    vec4 t = floor(v / scale * f + 0.5);
+    g = (mode == 2 ? floor(t / f + 0.5) : sign(t) * floor(abs(t) / f + 0.5)) + zero;
+  } else if (mode == 1) {
     /* As pooling and resize average integers; near-ties (GPU_GRID_TIE_SLACK) as ties. */
     vec4 u = v / scale + zero;
     g = sign(u) * floor(abs(u) + 0.5 + 1.0 / 1024.0);
@@ -321,8 +327,9 @@ FLT4 posted_slice(int b, int y, int x, int s, FLT4 computed) {
     } else if (type == POST_UNARY) {
       v = apply_unary(PA(q + 1), v, intBitsToFloat(PA(q + 8)));
     } else if (type == POST_QUANTIZE) {
+      vec4 f = PA(q + 2) != 0 ? vec4(read_operand(q + 3, PA(q + 2), b, y, x, s)) : vec4(1.0);
       v = FLT4(onto_grid(vec4(v), intBitsToFloat(PA(q + 8)), float(PA(q + 9)),
-                         float(PA(q + 10)), float(PA(q + 11)), PA(q + 1) != 0));
+                         float(PA(q + 10)), float(PA(q + 11)), PA(q + 1), f));
     } else {
       FLT4 o = read_operand(q + 3, PA(q + 2), b, y, x, s);
       if (type == POST_BINARY)

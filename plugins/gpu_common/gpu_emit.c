@@ -276,7 +276,11 @@ static tflaccel_status absorb(gpu_lowering *lw, uint32_t dispatch, uint32_t c, u
   int32_t unary = gpu_post_unary_code(op->code);
   if (unary) {
     if (post_room(lw, dispatch) < 1 + grid) return NULL;
-    if (grid) lower_add_grid_post(lw, dispatch, value);
+    if (grid) {
+      int added = 0;
+      tflaccel_status status = lower_add_grid_post(lw, dispatch, value, argument, &added);
+      if (status != NULL) return status;
+    }
     post[0] = GPU_POST_UNARY;
     post[1] = unary;
     if (op->code == TFLACCEL_OP_LEAKY_RELU) post[8] = gpu_float_bits(op->params->leaky_relu.alpha);
@@ -294,17 +298,21 @@ static tflaccel_status absorb(gpu_lowering *lw, uint32_t dispatch, uint32_t c, u
   int32_t activation =
       binary && binary <= GPU_BINARY_DIV ? op->params->arithmetic.fused_activation : 0;
   if (post_room(lw, dispatch) < (activation != TFLACCEL_ACT_NONE ? 2 : 1) + grid) return NULL;
-  tflaccel_status status = lower_bind_input(lw, dispatch, *argument, other);
+  const uint32_t other_argument = (*argument)++;
+  tflaccel_status status = lower_bind_input(lw, dispatch, other_argument, other);
   if (status != NULL) return status;
-  if (grid) lower_add_grid_post(lw, dispatch, value);
+  if (grid) {
+    int added = 0;
+    status = lower_add_grid_post(lw, dispatch, value, argument, &added);
+    if (status != NULL) return status;
+  }
   post[0] = binary ? GPU_POST_BINARY : GPU_POST_PRELU;
   post[1] = binary;
-  post[2] = (int32_t)*argument;
+  post[2] = (int32_t)other_argument;
   lower_operand_strides(lw->tensors[other].shape, value_shape, post + 3);
   post[10] = !value_is_left; /* the other tensor is the left operand */
   lower_add_post(lw, dispatch, post);
   lower_add_activation(lw, dispatch, activation);
-  ++*argument;
   *absorbed = 1;
   return NULL;
 }
@@ -334,7 +342,13 @@ tflaccel_status lower_finish_to(gpu_lowering *lw, uint32_t dispatch, uint32_t fi
   *written = value;
   /* The float view: a quantized result goes onto its grid as it is
    * stored, or (no post-op room left) by a dispatch of its own. */
-  int round_after = lower_needs_grid(lw, value) && !lower_add_grid_post(lw, dispatch, value);
+  int round_after = 0;
+  if (lower_needs_grid(lw, value)) {
+    int added = 0;
+    tflaccel_status status = lower_add_grid_post(lw, dispatch, value, &argument, &added);
+    if (status != NULL) return status;
+    round_after = !added;
+  }
   tflaccel_status status = lower_bind_output(lw, dispatch, value);
   if (status != NULL) return status;
   gpu_shape shape = lw->tensors[value].shape;

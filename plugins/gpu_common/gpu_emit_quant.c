@@ -1,8 +1,12 @@
 /* The float view's rounding onto quantized grids (gpu_emit_quant.h). */
 #include "config.h"
 
+#include <math.h>
+
 #include "plugins/gpu_common/gpu_emit.h"
 #include "plugins/gpu_common/gpu_emit_quant.h"
+#include "plugins/gpu_common/gpu_kernel_catalog.h"
+#include "plugins/gpu_common/gpu_program.h"
 #include "plugins/gpu_common/gpu_op_math.h"
 #include "plugins/gpu_common/gpu_quant.h"
 
@@ -11,16 +15,99 @@ int lower_needs_grid(const gpu_lowering *lw, uint32_t tensor) {
   return gpu_is_quantized_activation(&lw->graph->tensors[tensor]);
 }
 
-/* Whether the op of the partition that computes tensor averages integers
- * in TFLite's integer kernels (rounding q, not q - zero point): pooling
- * and bilinear resize. */
-static int rounds_in_integers(const gpu_lowering *lw, uint32_t tensor) {
+/* The op of the partition that computes tensor (NULL: none). */
+static const tflaccel_op_desc *producer(const gpu_lowering *lw, uint32_t tensor) {
   for (uint32_t p = 0; p < lw->partition->op_count; ++p) {
     const tflaccel_op_desc *op = lower_op(lw, p);
-    if (op->output_count < 1 || op->outputs[0] != tensor) continue;
-    return op->code == TFLACCEL_OP_AVERAGE_POOL_2D || op->code == TFLACCEL_OP_RESIZE_BILINEAR;
+    if (op->output_count >= 1 && op->outputs[0] == tensor) return op;
   }
-  return 0;
+  return NULL;
+}
+
+/* Whether op averages integers in TFLite's integer kernels (rounding q,
+ * not q - zero point): pooling and bilinear resize. */
+static int rounds_in_integers(const tflaccel_op_desc *op) {
+  return op != NULL &&
+         (op->code == TFLACCEL_OP_AVERAGE_POOL_2D || op->code == TFLACCEL_OP_RESIZE_BILINEAR);
+}
+
+/* Right shifts past this round at 2^-15 LSB or finer, below the float
+ * view's own error: those channels round once. It also keeps 2^shift
+ * exact in float16 constants. */
+#define GRID_MAX_RIGHT_SHIFT 14
+
+/* The right shift of TFLite's fixed-point multiplier for real multiplier
+ * m (QuantizeMultiplier: m = q * 2^(shift - 31), q in [2^30, 2^31)):
+ * MultiplyByQuantizedMultiplier rounds the product at 2^-right shift LSB
+ * first, then to the LSB. 0 when it rounds once. */
+static int multiplier_right_shift(double m) {
+  if (!(m > 0.0) || !isfinite(m)) return 0;
+  int exponent = 0;
+  double significand = frexp(m, &exponent);
+  if (llround(significand * 2147483648.0) == INT64_C(2147483648)) exponent++;
+  int right = -exponent;
+  return right > 0 && right <= GRID_MAX_RIGHT_SHIFT ? right : 0;
+}
+
+/* TFLite's requantization of op's int32 accumulators, when op is a
+ * CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED of quantized input and
+ * weights: 2 when its ties break upward (int8 CONV_2D and FULLY_CONNECTED
+ * run in ruy, whose x86 kernels do so), 3 when away from zero (depthwise,
+ * and uint8 and int16 through gemmlowp or the reference kernels); 0 for
+ * any other op. */
+static int fixed_point_rounding(const gpu_lowering *lw, const tflaccel_op_desc *op) {
+  if (op == NULL || (op->code != TFLACCEL_OP_CONV_2D && op->code != TFLACCEL_OP_DEPTHWISE_CONV_2D &&
+                     op->code != TFLACCEL_OP_FULLY_CONNECTED))
+    return 0;
+  const tflaccel_tensor_desc *input = gpu_op_input(lw->graph, op, 0);
+  const tflaccel_tensor_desc *weights = gpu_op_input(lw->graph, op, 1);
+  if (input == NULL || weights == NULL || input->quantization.count != 1 ||
+      weights->quantization.count == 0)
+    return 0;
+  if (op->code == TFLACCEL_OP_DEPTHWISE_CONV_2D || input->dtype != TFLACCEL_DTYPE_INT8) return 3;
+  return 2;
+}
+
+/* Binds, as argument `argument` of dispatch, the per-channel 2^right
+ * shift of op's multipliers (1 for channels that round once) and points
+ * post's operand at it; 0 (nothing bound) when no channel rounds twice. */
+static tflaccel_status bind_grid_steps(gpu_lowering *lw, uint32_t dispatch, uint32_t argument,
+                                       const tflaccel_op_desc *op, uint32_t tensor,
+                                       int32_t post[GPU_POST_SIZE], int *bound) {
+  *bound = 0;
+  const tflaccel_tensor_desc *input = gpu_op_input(lw->graph, op, 0);
+  const tflaccel_tensor_desc *weights = gpu_op_input(lw->graph, op, 1);
+  const tflaccel_tensor_desc *output = &lw->graph->tensors[tensor];
+  gpu_shape out = lw->tensors[tensor].shape;
+  const uint32_t count = weights->quantization.count;
+  if (count != 1 && count != (uint32_t)out.c) return NULL;
+  int any = 0;
+  for (int32_t c = 0; c < out.c && !any; ++c) {
+    double m = (double)input->quantization.scales[0] *
+               (double)weights->quantization.scales[count == 1 ? 0 : c] /
+               (double)output->quantization.scales[0];
+    any = multiplier_right_shift(m) > 0;
+  }
+  if (!any) return NULL;
+  gpu_shape steps = {1, 1, 1, out.c, out.s};
+  uint64_t offset = 0;
+  tflaccel_status status = gpu_program_add_constants(
+      lw->host, lw->program, (uint64_t)out.s * 4 * lw->program->element_size,
+      LOWER_ARENA_ALIGNMENT, &offset);
+  if (status != NULL) return status;
+  for (int32_t c = 0; c < out.s * 4; ++c) {
+    int shift = 0;
+    if (c < out.c)
+      shift = multiplier_right_shift((double)input->quantization.scales[0] *
+                                     (double)weights->quantization.scales[count == 1 ? 0 : c] /
+                                     (double)output->quantization.scales[0]);
+    gpu_program_store_constant(lw->program, offset, (uint64_t)c, ldexpf(1.0f, shift));
+  }
+  lower_bind_constants(lw, dispatch, argument, offset);
+  post[2] = (int32_t)argument;
+  lower_operand_strides(steps, out, post + 3);
+  *bound = 1;
+  return NULL;
 }
 
 static void grid_post(const gpu_lowering *lw, uint32_t tensor, int32_t post[GPU_POST_SIZE]) {
@@ -29,19 +116,36 @@ static void grid_post(const gpu_lowering *lw, uint32_t tensor, int32_t post[GPU_
   gpu_quant_range(desc->dtype, &qmin, &qmax);
   for (int i = 0; i < GPU_POST_SIZE; ++i) post[i] = 0;
   post[0] = GPU_POST_QUANTIZE;
-  post[1] = rounds_in_integers(lw, tensor);
+  post[1] = rounds_in_integers(producer(lw, tensor));
   post[8] = gpu_float_bits(desc->quantization.scales[0]);
   post[9] = desc->quantization.zero_points[0];
   post[10] = qmin;
   post[11] = qmax;
 }
 
-int lower_add_grid_post(gpu_lowering *lw, uint32_t dispatch, uint32_t tensor) {
+tflaccel_status lower_add_grid_post(gpu_lowering *lw, uint32_t dispatch, uint32_t tensor,
+                                    uint32_t *argument, int *added) {
+  *added = 0;
   int32_t post[GPU_POST_SIZE];
   grid_post(lw, tensor, post);
-  if (!lower_add_post(lw, dispatch, post)) return 0;
+  if (gpu_program_params(lw->program, dispatch)[GPU_P_POST_COUNT] >= GPU_MAX_POSTS) return NULL;
+  const tflaccel_op_desc *op = producer(lw, tensor);
+  int rounding = fixed_point_rounding(lw, op);
+  if (rounding && argument != NULL && *argument < GPU_MAX_ARGS) {
+    int bound = 0;
+    tflaccel_status status = bind_grid_steps(lw, dispatch, *argument, op, tensor, post, &bound);
+    if (status != NULL) return status;
+    if (bound) {
+      post[1] = rounding;
+      ++*argument;
+    }
+  }
+  if (!lower_add_post(lw, dispatch, post))
+    return lw->host->status_make(TFLACCEL_INTERNAL, "%s: post-op room vanished",
+                                 lw->backend->plugin_name);
   lw->tensors[tensor].on_grid = 1;
-  return 1;
+  *added = 1;
+  return NULL;
 }
 
 tflaccel_status lower_round_in_place(gpu_lowering *lw, uint32_t tensor) {
@@ -52,7 +156,11 @@ tflaccel_status lower_round_in_place(gpu_lowering *lw, uint32_t tensor) {
   gpu_shape shape = lw->tensors[tensor].shape;
   int32_t *k = gpu_program_params(lw->program, d) + GPU_P_KERNEL;
   lower_operand_strides(shape, shape, k);
-  if (!lower_add_grid_post(lw, d, tensor))
+  uint32_t argument = 2;
+  int added = 0;
+  status = lower_add_grid_post(lw, d, tensor, &argument, &added);
+  if (status != NULL) return status;
+  if (!added)
     return lw->host->status_make(TFLACCEL_INTERNAL, "%s: no post-op room in a fresh dispatch",
                                  lw->backend->plugin_name);
   status = lower_bind_output(lw, d, tensor);

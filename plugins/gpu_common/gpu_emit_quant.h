@@ -14,8 +14,15 @@
 int lower_needs_grid(const gpu_lowering *lw, uint32_t tensor);
 
 /* Appends the rounding of tensor's grid to dispatch's post-ops and marks
- * the tensor on its grid; 0 (nothing done) when the dispatch has no room. */
-int lower_add_grid_post(gpu_lowering *lw, uint32_t dispatch, uint32_t tensor);
+ * the tensor on its grid (*added 1); *added 0 (nothing done) when the
+ * dispatch has no room. When a CONV_2D, DEPTHWISE_CONV_2D or
+ * FULLY_CONNECTED computes tensor, the rounding follows TFLite's
+ * fixed-point requantization, which rounds twice (at 2^-right shift LSB,
+ * then to the LSB): its per-channel steps are a constant bound as
+ * *argument, the next free argument (then incremented; NULL when none is
+ * free, and then it rounds once). */
+tflaccel_status lower_add_grid_post(gpu_lowering *lw, uint32_t dispatch, uint32_t tensor,
+                                    uint32_t *argument, int *added);
 
 /* A dispatch that rounds the stored tensor onto its grid in place. */
 tflaccel_status lower_round_in_place(gpu_lowering *lw, uint32_t tensor);

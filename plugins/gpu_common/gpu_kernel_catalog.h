@@ -29,7 +29,11 @@
  * float bits, [9] zero point, [10] qmin, [11] qmax; [1] 0 rounds x / scale
  * half away from zero (TFLite's requantization), 1 rounds x / scale +
  * zero point half away from zero, ties within GPU_GRID_TIE_SLACK (the
- * integer kernels that average integers: pooling, bilinear resize). */
+ * integer kernels that average integers: pooling, bilinear resize); 2 and
+ * 3 round as TFLite's fixed-point multiplier does, twice: t = round(x /
+ * scale * f) with f = 2^right shift read per channel from the operand of
+ * [2]..[7], then t / f rounded with ties upward (2: int8 CONV_2D and
+ * FULLY_CONNECTED, which TFLite runs in ruy) or away from zero (3). */
 #ifndef TFLACCEL_GPU_COMMON_GPU_KERNEL_CATALOG_H
 #define TFLACCEL_GPU_COMMON_GPU_KERNEL_CATALOG_H
 

@@ -16,6 +16,11 @@
 enum {
   QF_UINT8 = 1 << 16,    /* uint8 activations and weights (else int8) */
   QF_PER_AXIS = 1 << 17, /* one weight scale per output channel */
+  /* A fine output grid (scale 0.002, inputs in [-8, 8)): multipliers of
+   * 0.04 to 0.08, whose fixed-point requantization rounds at 1/16 to 1/32
+   * LSB first and then to the LSB (TFLite 2.9's double rounding, which
+   * the float view must reproduce to match it in fp32: CF_EXACT_FP32). */
+  QF_FINE_OUTPUT = 1 << 18,
 };
 
 #define MAX_CHANNELS 8
@@ -87,8 +92,11 @@ static void build_quantized_conv(cf_graph *graph, const cf_case *spec) {
   int32_t in_c = spec->shape[spec->rank - 1];
   int32_t out_c = depthwise ? in_c : spec->out_c;
   ck_assert_int_le(out_c, MAX_CHANNELS);
-  uint32_t input = cf_input(graph, dtype, spec->rank, spec->shape, is_uint8 ? 0.0f : -128.0f,
-                            is_uint8 ? 256.0f : 128.0f);
+  int fine = (spec->flags & QF_FINE_OUTPUT) != 0;
+  static const float fine_out_scale = 0.002f; /* the graph keeps the pointer */
+  uint32_t input = cf_input(graph, dtype, spec->rank, spec->shape,
+                            fine ? -8.0f : (is_uint8 ? 0.0f : -128.0f),
+                            fine ? 8.0f : (is_uint8 ? 256.0f : 128.0f));
   quantize(graph, input, 1, &in_scale, is_uint8 ? &in_zero_uint8 : &in_zero_int8, 0);
 
   int32_t filter_dims[4] = {depthwise ? 1 : out_c, spec->kh, spec->kw, depthwise ? out_c : in_c};
@@ -114,7 +122,8 @@ static void build_quantized_conv(cf_graph *graph, const cf_case *spec) {
                        conv_out(spec->padding, spec->shape[2], spec->kw, stride), out_c};
     output = cf_tensor(graph, dtype, 4, dims);
   }
-  quantize(graph, output, 1, &out_scale, is_uint8 ? &out_zero_uint8 : &out_zero_int8, 0);
+  quantize(graph, output, 1, fine ? &fine_out_scale : &out_scale,
+           is_uint8 ? &out_zero_uint8 : &out_zero_int8, 0);
   uint32_t inputs[3] = {input, filter, bias};
   tflaccel_op_params *p = cf_op(graph, spec->op, 3, inputs, output);
   int32_t stride = spec->stride ? spec->stride : 1;
@@ -214,6 +223,14 @@ const cf_case cf_quant_cases[] = {
     {.name = "quantized uint8 depthwise 3x3 c6 stride 2", .build = build_quantized_conv,
      .op = TFLACCEL_OP_DEPTHWISE_CONV_2D, .rank = 4, .shape = {1, 8, 8, 6}, .kh = 3, .kw = 3,
      .stride = 2, .padding = SAME, .activation = TFLACCEL_ACT_RELU6, .flags = QF_UINT8},
+    {.name = "quantized int8 conv 1x1 per-axis c8->8 double rounding (ties upward)",
+     .build = build_quantized_conv, .op = TFLACCEL_OP_CONV_2D, .rank = 4,
+     .shape = {1, 16, 16, 8}, .out_c = 8, .kh = 1, .kw = 1, .padding = VALID,
+     .flags = QF_PER_AXIS | QF_FINE_OUTPUT | CF_EXACT_FP32},
+    {.name = "quantized int8 depthwise 3x3 per-axis c8 double rounding (ties away)",
+     .build = build_quantized_conv, .op = TFLACCEL_OP_DEPTHWISE_CONV_2D, .rank = 4,
+     .shape = {1, 16, 16, 8}, .kh = 3, .kw = 3, .padding = SAME,
+     .flags = QF_PER_AXIS | QF_FINE_OUTPUT | CF_EXACT_FP32},
     {.name = "quantized int8 fully connected 12->5", .build = build_quantized_conv,
      .op = TFLACCEL_OP_FULLY_CONNECTED, .rank = 2, .shape = {2, 12}, .out_c = 5},
     {.name = "quantized uint8 fully connected 10->7", .build = build_quantized_conv,
