@@ -107,8 +107,10 @@ FUZZ_LOADER_FILES = \
 	core/facts/axis.c \
 	core/facts/conv_geometry.c \
 	core/facts/dtype.c \
+	core/facts/flexbuffer.c \
 	core/facts/half.c \
 	core/facts/op_names.c \
+	core/facts/posenet_decoder.c \
 	core/memory/allocation_pool.c \
 	core/memory/arena_planner.c \
 	core/runtime/library_info.c \
