@@ -16,7 +16,7 @@ expect_stderr "--io=device: input 0 (input_1) takes host buffers only"
 
 tested=0
 for plugin in gpu_cl gpu_vk gpu_gl; do
-  if ! "$TFLACCEL" run "$MODEL" --accelerator "$plugin" >"$scratch/probe" 2>&1; then
+  if ! "$TFLACCEL" run "$MODEL" --accelerator "$plugin" --require_full_delegation >"$scratch/probe" 2>&1; then
     # Not built or no driver here: said once, and covered by other tests.
     echo "$plugin: unavailable here, --io=device not tested on it: $(tail -n 1 "$scratch/probe")"
     continue
