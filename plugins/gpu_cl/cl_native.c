@@ -57,7 +57,7 @@ tflaccel_status cl_native_wrap(const tflaccel_host_services *host, const cl_devi
       return host->status_make(TFLACCEL_UNSUPPORTED,
                                "gpu_cl: cl_khr_external_memory_dma_buf is not offered by this driver");
     return host->status_make(TFLACCEL_UNSUPPORTED,
-                             "gpu_cl: importing a dma-buf is not implemented yet");
+                             "gpu_cl: dma-buf import is not supported yet: the driver offers cl_khr_external_memory_dma_buf, but gpu_cl does not use it");
   }
   if (native->type != TFLACCEL_BUFFER_OPENCL)
     return host->status_make(TFLACCEL_UNSUPPORTED, "gpu_cl: takes OpenCL buffers, not type %d",

@@ -267,6 +267,15 @@ static tflaccel_status buffer_read(tflaccel_device *device, tflaccel_buffer *buf
 
 /* ---- buffers handed to the application ---- */
 
+static int api_has_native(const gpu_api *api) {
+  return api->buffer_native != NULL && api->device_native != NULL && api->buffer_wrap != NULL;
+}
+
+static tflaccel_status no_native(const gpu_plugin_device *self) {
+  return self->host->status_make(TFLACCEL_UNSUPPORTED, "%s: %s buffers cannot be handed out",
+                                 self->backend.plugin_name, self->api->api_name);
+}
+
 typedef struct native_job {
   gpu_plugin_device *self;
   tflaccel_buffer *buffer;
@@ -294,12 +303,14 @@ static tflaccel_status run_buffer_wrap(void *argument) {
 static tflaccel_status buffer_native(tflaccel_device *device, tflaccel_buffer *buffer,
                                      tflaccel_native_buffer *native) {
   gpu_plugin_device *self = plugin_device(device);
+  if (!api_has_native(self->api)) return no_native(self);
   native_job job = {.self = self, .buffer = buffer, .native = native};
   return device_run(self, run_buffer_native, &job);
 }
 
 static tflaccel_status device_native(tflaccel_device *device, tflaccel_native_device *native) {
   gpu_plugin_device *self = plugin_device(device);
+  if (!api_has_native(self->api)) return no_native(self);
   native_job job = {.self = self, .device = native};
   tflaccel_status status = device_run(self, run_device_native, &job);
   /* The GPU layer's kernels address tensors in 16-byte vectors (and
@@ -314,6 +325,7 @@ static tflaccel_status buffer_wrap(tflaccel_device *device, const tflaccel_nativ
                                    tflaccel_buffer **buffer) {
   gpu_plugin_device *self = plugin_device(device);
   *buffer = NULL;
+  if (!api_has_native(self->api)) return no_native(self);
   native_job job = {.self = self, .wrapped = native};
   tflaccel_status status = device_run(self, run_buffer_wrap, &job);
   if (status != NULL && job.buffer != NULL) {
@@ -351,22 +363,9 @@ static void device_destroy(tflaccel_device *device) {
   self->host->free(self->host->context, self);
 }
 
+/* One table for every API: the calls of device buffers answer
+ * TFLACCEL_UNSUPPORTED for an API without the hooks (api_has_native). */
 static const tflaccel_device_vtable device_vtable = {
-    .struct_size = sizeof(tflaccel_device_vtable),
-    .destroy = device_destroy,
-    .supports_op = supports_op,
-    .compile = compile,
-    .executable_destroy = executable_destroy,
-    .execute = execute,
-    .buffer_create = buffer_create,
-    .buffer_destroy = buffer_destroy,
-    .buffer_write = buffer_write,
-    .buffer_read = buffer_read,
-    .executable_profile = executable_profile,
-};
-
-/* The same with the calls of device buffers, for APIs that have them. */
-static const tflaccel_device_vtable device_vtable_with_native = {
     .struct_size = sizeof(tflaccel_device_vtable),
     .destroy = device_destroy,
     .supports_op = supports_op,
@@ -384,9 +383,6 @@ static const tflaccel_device_vtable device_vtable_with_native = {
     .buffer_wrap = buffer_wrap,
 };
 
-static int api_has_native(const gpu_api *api) {
-  return api->buffer_native != NULL && api->device_native != NULL && api->buffer_wrap != NULL;
-}
 
 /* ---- the plugin ---- */
 
@@ -464,7 +460,7 @@ tflaccel_status gpu_plugin_device_create(void *state, uint32_t index, tflaccel_d
   if (created == NULL)
     return host->status_make(TFLACCEL_OUT_OF_MEMORY, "%s: out of memory", self->name);
   memset(created, 0, sizeof *created);
-  created->base.vtable = api_has_native(self->api) ? &device_vtable_with_native : &device_vtable;
+  created->base.vtable = &device_vtable;
   created->api = self->api;
   created->host = host;
   struct timespec start;

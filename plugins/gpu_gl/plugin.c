@@ -208,8 +208,8 @@ static tflaccel_status buffer_wrap(void *device, const tflaccel_native_buffer *n
   }
   if (native->type == TFLACCEL_BUFFER_DMABUF)
     return self->host->status_make(TFLACCEL_UNSUPPORTED,
-                                   "gpu_gl: importing a dma-buf (GL_EXT_memory_object_fd) is not "
-                                   "implemented yet");
+                                   "gpu_gl: dma-buf import is not supported yet "
+                                   "(gpu_gl does not use GL_EXT_memory_object_fd)");
   return self->host->status_make(TFLACCEL_UNSUPPORTED, "gpu_gl: takes GL buffers, not type %d",
                                  (int)native->type);
 }

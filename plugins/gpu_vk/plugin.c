@@ -278,8 +278,8 @@ static tflaccel_status buffer_wrap(void *device, const tflaccel_native_buffer *n
                           buffer);
   if (native->type == TFLACCEL_BUFFER_DMABUF)
     return self->host->status_make(TFLACCEL_UNSUPPORTED,
-                                   "gpu_vk: importing a dma-buf (VK_EXT_external_memory_dma_buf) is "
-                                   "not implemented yet");
+                                   "gpu_vk: dma-buf import is not supported yet "
+                                   "(gpu_vk does not use VK_EXT_external_memory_dma_buf)");
   return self->host->status_make(TFLACCEL_UNSUPPORTED, "gpu_vk: takes Vulkan buffers, not type %d",
                                  (int)native->type);
 }
