@@ -66,6 +66,8 @@ tools_libtflaccel_cli_la_SOURCES = \
 	tools/tflaccel/detection_ground_truth.h \
 	tools/tflaccel/detection_metrics.c \
 	tools/tflaccel/detection_metrics.h \
+	tools/tflaccel/eval_common.c \
+	tools/tflaccel/eval_common.h \
 	tools/tflaccel/eval_detection.c \
 	tools/tflaccel/eval_detection.h \
 	tools/tflaccel/image_decode.c \

@@ -21,6 +21,7 @@
 #include "tools/tflaccel/cli_options.h"
 #include "tools/tflaccel/commands.h"
 #include "tools/tflaccel/delegate_flag.h"
+#include "tools/tflaccel/eval_common.h"
 #include "tools/tflaccel/eval_detection.h"
 #include "tools/tflaccel/foreign_flags.h"
 #include "tools/tflaccel/image_decode.h"
@@ -334,17 +335,22 @@ static uint32_t true_class_rank(const tflaccel_tensor_buffer *scores, uint32_t t
   return rank;
 }
 
-static void print_figures(FILE *out, size_t runs, const run_stats *preprocessing,
-                          const run_stats *inference, const size_t *hits, long num_ranks) {
-  fprintf(out, "Num evaluation runs: %zu\n", runs);
-  fprintf(out, "Preprocessing latency: avg=%g(us), std_dev=%.0f(us)\n",
-          run_stats_average(preprocessing), trunc(run_stats_std_deviation(preprocessing)));
-  fprintf(out, "Inference latency: avg=%g(us), std_dev=%.0f(us)\n", run_stats_average(inference),
-          trunc(run_stats_std_deviation(inference)));
+/* What print_figures prints. */
+typedef struct classification_figures {
+  size_t runs;
+  const run_stats *preprocessing, *inference;
+  const size_t *hits;
+  long num_ranks;
+} classification_figures;
+
+static void print_figures(FILE *out, const void *context) {
+  const classification_figures *figures = context;
+  eval_print_latencies(out, figures->runs, figures->preprocessing, figures->inference);
   size_t cumulative = 0;
-  for (long k = 0; k < num_ranks; ++k) {
-    cumulative += hits[k];
-    fprintf(out, "Top-%ld Accuracy: %g\n", k + 1, runs ? (double)cumulative / (double)runs : 0.0);
+  for (long k = 0; k < figures->num_ranks; ++k) {
+    cumulative += figures->hits[k];
+    fprintf(out, "Top-%ld Accuracy: %g\n", k + 1,
+            figures->runs ? (double)cumulative / (double)figures->runs : 0.0);
   }
 }
 
@@ -385,7 +391,6 @@ int tflaccel_cmd_eval(int argc, char **argv) {
   run_stats_init(&preprocessing);
   run_stats_init(&inference);
   size_t *hits = calloc((size_t)options.num_ranks + 1, sizeof *hits);
-  rgb_image image = {0};
   terminal_progress progress = {0};
   exit_code = 1;
   tflaccel_status status = hits ? NULL : tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "out of memory");
@@ -409,29 +414,12 @@ int tflaccel_cmd_eval(int argc, char **argv) {
     report_status(status);
     goto cleanup;
   }
-  const char *selection = tflaccel_environment_selection(environment);
-  printf("Test accelerators: [%s]\n", selection ? selection : "");
-  op_placement_print(stdout, &placement);
-  printf("Input normalization: mean [%g, %g, %g], std [%g, %g, %g] (%s)\n",
-         normalization.mean[0], normalization.mean[1], normalization.mean[2],
-         normalization.std[0], normalization.std[1], normalization.std[2],
-         from_metadata ? "the model's metadata" : "run_eval's default");
-  fflush(stdout);
+  eval_print_header(environment, &placement, &normalization, from_metadata);
 
   terminal_progress_start(&progress, PROGRESS_DELAY_US);
   for (size_t i = 0; i < data.images.count; ++i) {
-    int64_t start = bench_clock_microseconds();
-    status = image_decode_file(data.images.lines[i], &image);
-    if (status == NULL)
-      status = image_preprocess(&image, &input, &normalization, IMAGE_CROP_FRACTION,
-                                tflaccel_tensor_buffer_data(buffers.inputs[0]),
-                                tflaccel_tensor_buffer_byte_size(buffers.inputs[0]));
-    rgb_image_free(&image);
-    int64_t preprocessed = bench_clock_microseconds();
-    if (status == NULL) status = model_buffers_run(compiled, &buffers);
-    int64_t end = bench_clock_microseconds();
-    if (status == NULL) status = run_stats_add(&preprocessing, (double)(preprocessed - start));
-    if (status == NULL) status = run_stats_add(&inference, (double)(end - preprocessed));
+    status = eval_run_image(data.images.lines[i], &input, &normalization, IMAGE_CROP_FRACTION,
+                            compiled, &buffers, &preprocessing, &inference);
     if (status != NULL) break;
     uint32_t rank = true_class_rank(buffers.outputs[0], data.truth_class[i]);
     if (rank < (uint32_t)options.num_ranks) ++hits[rank];
@@ -443,26 +431,18 @@ int tflaccel_cmd_eval(int argc, char **argv) {
     report_status(status);
     goto cleanup;
   }
-  print_figures(stdout, data.images.count, &preprocessing, &inference, hits, options.num_ranks);
+  classification_figures figures = {.runs = data.images.count,
+                                    .preprocessing = &preprocessing,
+                                    .inference = &inference,
+                                    .hits = hits,
+                                    .num_ranks = options.num_ranks};
+  print_figures(stdout, &figures);
   fflush(stdout);
-  exit_code = 0;
-  if (options.output_file_path != NULL) {
-    FILE *out = fopen(options.output_file_path, "w");
-    if (out == NULL) {
-      fprintf(stderr, COMMAND ": cannot write %s: %s\n", options.output_file_path, strerror(errno));
-      exit_code = 1;
-    } else {
-      print_figures(out, data.images.count, &preprocessing, &inference, hits, options.num_ranks);
-      int failed = ferror(out);
-      if (fclose(out) != 0 || failed) {
-        fprintf(stderr, COMMAND ": writing %s failed\n", options.output_file_path);
-        exit_code = 1;
-      }
-    }
-  }
+  exit_code = options.output_file_path == NULL
+                  ? 0
+                  : eval_write_figures(COMMAND, options.output_file_path, print_figures, &figures);
 
 cleanup:
-  rgb_image_free(&image);
   free(hits);
   run_stats_free(&preprocessing);
   run_stats_free(&inference);

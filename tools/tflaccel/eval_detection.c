@@ -12,6 +12,7 @@
 #include "tools/tflaccel/bench_placement.h"
 #include "tools/tflaccel/detection_ground_truth.h"
 #include "tools/tflaccel/detection_metrics.h"
+#include "tools/tflaccel/eval_common.h"
 #include "tools/tflaccel/eval_detection.h"
 #include "tools/tflaccel/image_decode.h"
 #include "tools/tflaccel/image_list.h"
@@ -111,17 +112,20 @@ static void print_detections(const char *name, const detection_image *image) {
   }
 }
 
-static void print_figures(FILE *out, size_t runs, const run_stats *preprocessing,
-                          const run_stats *inference, const detection_precision *precision) {
-  fprintf(out, "Num evaluation runs: %zu\n", runs);
-  fprintf(out, "Preprocessing latency: avg=%g(us), std_dev=%.0f(us)\n",
-          run_stats_average(preprocessing), trunc(run_stats_std_deviation(preprocessing)));
-  fprintf(out, "Inference latency: avg=%g(us), std_dev=%.0f(us)\n", run_stats_average(inference),
-          trunc(run_stats_std_deviation(inference)));
+/* What print_figures prints. */
+typedef struct detection_figures {
+  size_t runs;
+  const run_stats *preprocessing, *inference;
+  const detection_precision *precision;
+} detection_figures;
+
+static void print_figures(FILE *out, const void *context) {
+  const detection_figures *figures = context;
+  eval_print_latencies(out, figures->runs, figures->preprocessing, figures->inference);
   for (int t = 0; t < DETECTION_THRESHOLD_COUNT; ++t)
-    fprintf(out, "Average Precision [IOU Threshold=%g]: %g\n", precision->iou_threshold[t],
-            precision->average_precision[t]);
-  fprintf(out, "Overall mAP: %g\n", precision->mean_average_precision);
+    fprintf(out, "Average Precision [IOU Threshold=%g]: %g\n",
+            figures->precision->iou_threshold[t], figures->precision->average_precision[t]);
+  fprintf(out, "Overall mAP: %g\n", figures->precision->mean_average_precision);
 }
 
 static const char *base_name(const char *path) {
@@ -172,7 +176,6 @@ int eval_detection_run(const eval_detection_options *options) {
   detection_ground_truth truth = {0};
   text_lines labels = {0}, images = {0};
   detection_image *predicted = NULL, *matched = NULL; /* per image of the directory */
-  rgb_image image = {0};
   run_stats preprocessing, inference;
   run_stats_init(&preprocessing);
   run_stats_init(&inference);
@@ -207,28 +210,12 @@ int eval_detection_run(const eval_detection_options *options) {
   if (status == NULL) status = model_buffers_create(compiled, &buffers);
   if (status == NULL) status = op_placement_collect(compiled, &placement);
   if (status != NULL) goto report;
-  const char *selection = tflaccel_environment_selection(environment);
-  printf("Test accelerators: [%s]\n", selection ? selection : "");
-  op_placement_print(stdout, &placement);
-  printf("Input normalization: mean [%g, %g, %g], std [%g, %g, %g] (%s)\n", normalization.mean[0],
-         normalization.mean[1], normalization.mean[2], normalization.std[0], normalization.std[1],
-         normalization.std[2], from_metadata ? "the model's metadata" : "run_eval's default");
-  fflush(stdout);
+  eval_print_header(environment, &placement, &normalization, from_metadata);
 
   terminal_progress_start(&progress, PROGRESS_DELAY_US);
   for (size_t i = 0; i < image_count && status == NULL; ++i) {
-    int64_t start = bench_clock_microseconds();
-    status = image_decode_file(images.lines[i], &image);
-    if (status == NULL)
-      status = image_preprocess(&image, &input, &normalization, 1.0,
-                                tflaccel_tensor_buffer_data(buffers.inputs[0]),
-                                tflaccel_tensor_buffer_byte_size(buffers.inputs[0]));
-    rgb_image_free(&image);
-    int64_t preprocessed = bench_clock_microseconds();
-    if (status == NULL) status = model_buffers_run(compiled, &buffers);
-    int64_t end = bench_clock_microseconds();
-    if (status == NULL) status = run_stats_add(&preprocessing, (double)(preprocessed - start));
-    if (status == NULL) status = run_stats_add(&inference, (double)(end - preprocessed));
+    status = eval_run_image(images.lines[i], &input, &normalization, 1.0, compiled, &buffers,
+                            &preprocessing, &inference);
     if (status == NULL) status = collect_detections(&buffers, detections, &predicted[i]);
     if (status == NULL && options->debug_mode) {
       terminal_progress_finish(&progress);
@@ -242,24 +229,16 @@ int eval_detection_run(const eval_detection_options *options) {
     status = detection_average_precision(matched, predicted, image_count, &precision);
   if (status != NULL) goto report;
   if (options->debug_mode) printf("======================================================\n\n");
-  print_figures(stdout, image_count, &preprocessing, &inference, &precision);
+  detection_figures figures = {.runs = image_count,
+                               .preprocessing = &preprocessing,
+                               .inference = &inference,
+                               .precision = &precision};
+  print_figures(stdout, &figures);
   fflush(stdout);
-  exit_code = 0;
-  if (options->output_file_path != NULL) {
-    FILE *out = fopen(options->output_file_path, "w");
-    if (out == NULL) {
-      fprintf(stderr, "%s: cannot write %s: %s\n", options->command, options->output_file_path,
-              strerror(errno));
-      exit_code = 1;
-    } else {
-      print_figures(out, image_count, &preprocessing, &inference, &precision);
-      int failed = ferror(out);
-      if (fclose(out) != 0 || failed) {
-        fprintf(stderr, "%s: writing %s failed\n", options->command, options->output_file_path);
-        exit_code = 1;
-      }
-    }
-  }
+  exit_code = options->output_file_path == NULL
+                  ? 0
+                  : eval_write_figures(options->command, options->output_file_path, print_figures,
+                                       &figures);
   goto done;
 
 report:
@@ -267,7 +246,6 @@ report:
   fprintf(stderr, "%s: %s\n", options->command, tflaccel_status_message(status));
   tflaccel_status_free(status);
 done:
-  rgb_image_free(&image);
   for (size_t i = 0; predicted != NULL && i < images.count; ++i) free(predicted[i].objects);
   free(predicted);
   free(matched); /* views of truth's entries */
