@@ -72,6 +72,14 @@ static void print_text(tflaccel_environment *environment) {
   }
 }
 
+/* An entry that could not be described: {"error": message}; frees status. */
+static void print_json_error(tflaccel_status status) {
+  printf("{\"error\":");
+  json_write_string(stdout, tflaccel_status_message(status));
+  printf("}");
+  tflaccel_status_free(status);
+}
+
 static void print_json(tflaccel_environment *environment) {
   printf("{\"config\":");
   json_write_string(stdout, tflaccel_environment_config_path(environment));
@@ -84,10 +92,7 @@ static void print_json(tflaccel_environment *environment) {
     tflaccel_status status = tflaccel_environment_plugin_info(environment, i, &info);
     if (i) putchar(',');
     if (status != NULL) {
-      printf("{\"error\":");
-      json_write_string(stdout, tflaccel_status_message(status));
-      printf("}");
-      tflaccel_status_free(status);
+      print_json_error(status);
       continue;
     }
     printf("{\"name\":");
@@ -108,10 +113,7 @@ static void print_json(tflaccel_environment *environment) {
       if (d) putchar(',');
       status = tflaccel_environment_device_info(environment, i, d, &device);
       if (status != NULL) {
-        printf("{\"error\":");
-        json_write_string(stdout, tflaccel_status_message(status));
-        printf("}");
-        tflaccel_status_free(status);
+        print_json_error(status);
         continue;
       }
       printf("{\"name\":");
