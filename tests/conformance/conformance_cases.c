@@ -796,7 +796,8 @@ static void build_landmarks_to_transform_matrix(cf_graph *graph, const cf_case *
   set_custom(graph, "Landmarks2TransformMatrix", l2tm_options, sizeof l2tm_options);
   cf_output(graph, matrix);
   if (!(spec->flags & CF_CHAIN)) return;
-  const int32_t image_dims[4] = {1, 16, 16, spec->shape[3]}, crop_dims[4] = {1, 4, 4, spec->shape[3]};
+  const int32_t image_dims[4] = {1, 16, 16, spec->shape[3]};
+  const int32_t crop_dims[4] = {1, 4, 4, spec->shape[3]};
   uint32_t image = cf_input(graph, TFLACCEL_DTYPE_FLOAT32, 4, image_dims, -2.0f, 2.0f);
   uint32_t crop = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, 4, crop_dims);
   cf_op(graph, TFLACCEL_OP_CUSTOM, 2, (const uint32_t[]){image, matrix}, crop);

@@ -39,7 +39,7 @@ static int check_matrix(const gpu_support_check *check, const tflaccel_tensor_de
   int ok = tensor->rank >= 2 && tensor->rank <= 4 && tensor->dims[tensor->rank - 1] == 4 &&
            tensor->dims[tensor->rank - 2] == 4;
   for (uint32_t i = 0; ok && i + 2 < tensor->rank; ++i) ok = tensor->dims[i] == 1;
-  if (!ok) return gpu_decline(check, "%s %s must be a [1, 4, 4] matrix", check->name, role);
+  if (!ok) return gpu_decline(check, "%s %s must be [1, 4, 4] (a 4x4 matrix)", check->name, role);
   return 1;
 }
 
