@@ -47,3 +47,11 @@ tests_gpu_test_gpu_op_table_SOURCES = tests/gpu/test_gpu_op_table.c
 tests_gpu_test_gpu_op_table_CPPFLAGS = $(TEST_CPP_FLAGS)
 tests_gpu_test_gpu_op_table_CFLAGS = $(TEST_C_FLAGS)
 tests_gpu_test_gpu_op_table_LDADD = plugins/libgpu_common.la $(CHECK_LIBS)
+
+# The support rules of MediaPipe's transform custom ops: no device needed.
+check_PROGRAMS += tests/gpu/test_gpu_mediapipe_support
+TESTS += tests/gpu/test_gpu_mediapipe_support
+tests_gpu_test_gpu_mediapipe_support_SOURCES = tests/gpu/test_gpu_mediapipe_support.c
+tests_gpu_test_gpu_mediapipe_support_CPPFLAGS = $(TEST_CPP_FLAGS)
+tests_gpu_test_gpu_mediapipe_support_CFLAGS = $(TEST_C_FLAGS)
+tests_gpu_test_gpu_mediapipe_support_LDADD = plugins/libgpu_common.la $(CHECK_LIBS)

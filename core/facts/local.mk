@@ -19,6 +19,8 @@ core_facts_libtflaccel_facts_la_SOURCES = \
 	core/facts/flexbuffer.h \
 	core/facts/half.c \
 	core/facts/half.h \
+	core/facts/landmarks_to_transform_matrix.c \
+	core/facts/landmarks_to_transform_matrix.h \
 	core/facts/op_names.c \
 	core/facts/op_names.h \
 	core/facts/posenet_decoder.c \

@@ -360,7 +360,8 @@ tflaccel_status cl_backend_init(const tflaccel_host_services *host, cl_device_co
   backend->caps.has_half_math = (info->caps & TFLACCEL_DEVICE_CAP_FP16_ARITHMETIC) != 0;
   backend->caps.buffer_alignment = alignment_bits / 8;
   backend->caps.features =
-      GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE | GPU_FEATURE_LSTM_GATES;
+      GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE | GPU_FEATURE_LSTM_GATES |
+      GPU_FEATURE_MEDIAPIPE_TRANSFORMS;
   backend->caps.profiling = device->profiling;
   return NULL;
 }

@@ -26,6 +26,9 @@ static const char *const kernel_names[GPU_KERNEL_EXTENDED_COUNT] = {
     [GPU_KERNEL_DEPTHWISE_CONV2D_1X1] = "gpu_depthwise_conv2d_1x1",
     [GPU_KERNEL_LSTM_GATES] = "gpu_lstm_gates",
     [GPU_KERNEL_DEPTHWISE_CONV_ORDERED_EXPAND] = "gpu_depthwise_conv_ordered_expand",
+    [GPU_KERNEL_LANDMARKS_TO_TRANSFORM_MATRIX] = "gpu_landmarks_to_transform_matrix",
+    [GPU_KERNEL_TRANSFORM_TENSOR_BILINEAR] = "gpu_transform_tensor_bilinear",
+    [GPU_KERNEL_TRANSFORM_LANDMARKS] = "gpu_transform_landmarks",
 };
 
 const char *gpu_kernel_name(int32_t kernel) {

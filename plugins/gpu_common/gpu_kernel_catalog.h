@@ -208,6 +208,23 @@ typedef enum gpu_kernel_id {
    * the depthwise output's channels (global[0] is the group).
    * GPU_FEATURE_ORDERED_EXPAND. */
   GPU_KERNEL_DEPTHWISE_CONV_ORDERED_EXPAND,
+  /* MediaPipe's transform custom ops (version 2; the options are read by
+   * core/facts/landmarks_to_transform_matrix.h), computed in float as
+   * cpu_ref computes them; a 4x4 matrix is a [1, 4, 4] tensor (row r in
+   * slice r). GPU_FEATURE_MEDIAPIPE_TRANSFORMS. Landmarks2TransformMatrix:
+   * t1 landmarks [1, N, 3], t2 the subset indices as float values
+   * (constants; N <= 2048, exact in fp16); [0] left and [1] right
+   * rotation landmark, [2] output width, [3] output height, [4] target
+   * rotation, [5] scale x, [6] scale y (float bits), [7] subset count
+   * (even). Each of the four work items computes the matrix and writes
+   * its row. */
+  GPU_KERNEL_LANDMARKS_TO_TRANSFORM_MATRIX,
+  /* TransformTensorBilinear: t1 [1, H, W, C] sampled at the points the
+   * matrix t2 maps each output pixel to: [0] H, [1] W, [2] t1's slices. */
+  GPU_KERNEL_TRANSFORM_TENSOR_BILINEAR,
+  /* TransformLandmarks: t1 landmarks [1, N, D] (D 2 or 3), x and y mapped
+   * by the matrix t2, z copied; no parameters. */
+  GPU_KERNEL_TRANSFORM_LANDMARKS,
   GPU_KERNEL_EXTENDED_COUNT
 } gpu_kernel_id;
 
@@ -218,6 +235,7 @@ enum {
   GPU_FEATURE_DEPTHWISE_POINTWISE = 1u << 1, /* the two fused kernels above */
   GPU_FEATURE_LSTM_GATES = 1u << 2, /* GPU_KERNEL_LSTM_GATES */
   GPU_FEATURE_ORDERED_EXPAND = 1u << 3, /* GPU_KERNEL_DEPTHWISE_CONV_ORDERED_EXPAND */
+  GPU_FEATURE_MEDIAPIPE_TRANSFORMS = 1u << 4, /* the three MediaPipe transform kernels */
 };
 
 const char *gpu_kernel_name(int32_t kernel);

@@ -85,9 +85,14 @@ int gpu_op_supported(const tflaccel_graph_view *graph, uint32_t op_index, const 
   const char *name = op->code == TFLACCEL_OP_CUSTOM ? op->custom_code : op_code_name(op->code);
   gpu_support_check check = {graph, op, name, plugin_name, reason, reason_size};
   if (builder == NULL) {
-    if (op->code == TFLACCEL_OP_CUSTOM)
+    if (op->code == TFLACCEL_OP_CUSTOM) {
+      const char *custom_why = gpu_op_no_custom_kernel_reason(op->custom_code);
+      if (custom_why != NULL)
+        return gpu_decline(&check, "there is no GPU kernel for custom op %s: %s", op->custom_code,
+                           custom_why);
       return gpu_decline(&check, "there is no GPU kernel for custom op %s",
                          op->custom_code ? op->custom_code : "(unnamed)");
+    }
     const char *why = gpu_op_no_kernel_reason(op->code);
     if (name != NULL && why != NULL)
       return gpu_decline(&check, "there is no GPU kernel for %s: %s", name, why);

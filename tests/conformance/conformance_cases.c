@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tests/conformance/conformance_cases.h"
+#include "tests/support/flexbuffer_vectors.h"
 
 /* ---- shape arithmetic (TFLite's) ---- */
 
@@ -752,6 +753,87 @@ static void build_lstm_basic(cf_graph *graph, const cf_case *spec) {
   for (uint32_t i = 0; i < 4; ++i) cf_output(graph, outputs[i]);
 }
 
+/* ---- MediaPipe's transform custom ops (version 2) ---- */
+
+/* A float constant with the given values. */
+static uint32_t float_constant(cf_graph *graph, uint32_t rank, const int32_t *dims,
+                               const float *values) {
+  uint32_t index = cf_constant(graph, rank, dims, 0.0f, 0.0f);
+  memcpy(graph->data[index], values, sizeof(float) * (size_t)cf_elements(&graph->tensors[index]));
+  return index;
+}
+
+/* A crop matrix [1, 4, 4]: turned by about 0.3 rad, scaled by 1.1 and
+ * shifted so that most output pixels land inside a 12 x 10 input, some
+ * outside (they read 0). */
+static uint32_t crop_matrix(cf_graph *graph) {
+  static const float matrix[16] = {1.05f, -0.325f, 0.0f, 3.0f, 0.325f, 1.05f, 0.0f, 1.0f,
+                                   0.0f,  0.0f,    1.0f, 0.0f, 0.0f,   0.0f,  0.0f, 1.0f};
+  const int32_t dims[3] = {1, 4, 4};
+  return float_constant(graph, 3, dims, matrix);
+}
+
+static void set_custom(cf_graph *graph, const char *custom_code, const void *options,
+                       size_t options_size) {
+  tflaccel_op_desc *op = &graph->ops[graph->op_count - 1];
+  op->code = TFLACCEL_OP_CUSTOM;
+  op->custom_code = custom_code;
+  op->custom_options = options;
+  op->custom_options_size = (uint32_t)options_size;
+}
+
+/* Landmarks2TransformMatrix of landmarks [1, 301, 3] (tests/support's
+ * l2tm_options: rotation landmarks 0 and 1, subset {2, 3, 300}, a 4 x 4
+ * crop), random in [0, 12): a random rotation and box. With CF_CHAIN the
+ * matrix then crops a [1, 16, 16, C] input (TransformTensorBilinear) and
+ * maps landmarks [1, 7, 3] back (TransformLandmarks): the two ops read a
+ * matrix computed on the device. */
+static void build_landmarks_to_transform_matrix(cf_graph *graph, const cf_case *spec) {
+  const int32_t landmark_dims[3] = {1, 301, 3}, matrix_dims[3] = {1, 4, 4};
+  uint32_t landmarks = cf_input(graph, TFLACCEL_DTYPE_FLOAT32, 3, landmark_dims, 0.0f, 12.0f);
+  uint32_t matrix = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, 3, matrix_dims);
+  cf_op(graph, TFLACCEL_OP_CUSTOM, 1, &landmarks, matrix);
+  set_custom(graph, "Landmarks2TransformMatrix", l2tm_options, sizeof l2tm_options);
+  cf_output(graph, matrix);
+  if (!(spec->flags & CF_CHAIN)) return;
+  const int32_t image_dims[4] = {1, 16, 16, spec->shape[3]};
+  const int32_t crop_dims[4] = {1, 4, 4, spec->shape[3]};
+  uint32_t image = cf_input(graph, TFLACCEL_DTYPE_FLOAT32, 4, image_dims, -2.0f, 2.0f);
+  uint32_t crop = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, 4, crop_dims);
+  cf_op(graph, TFLACCEL_OP_CUSTOM, 2, (const uint32_t[]){image, matrix}, crop);
+  set_custom(graph, "TransformTensorBilinear", NULL, 0);
+  cf_output(graph, crop);
+  const int32_t points_dims[3] = {1, 7, 3};
+  uint32_t points = cf_input(graph, TFLACCEL_DTYPE_FLOAT32, 3, points_dims, 0.0f, 4.0f);
+  uint32_t mapped = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, 3, points_dims);
+  cf_op(graph, TFLACCEL_OP_CUSTOM, 2, (const uint32_t[]){points, matrix}, mapped);
+  set_custom(graph, "TransformLandmarks", NULL, 0);
+  cf_output(graph, mapped);
+}
+
+/* TransformTensorBilinear of the main input [1, 12, 10, C] through
+ * crop_matrix into [1, 8, 6, C]. */
+static void build_transform_tensor_bilinear(cf_graph *graph, const cf_case *spec) {
+  uint32_t input = input_of(graph, spec);
+  uint32_t matrix = crop_matrix(graph);
+  const int32_t out_dims[4] = {1, 8, 6, spec->shape[3]};
+  uint32_t output = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, 4, out_dims);
+  cf_op(graph, TFLACCEL_OP_CUSTOM, 2, (const uint32_t[]){input, matrix}, output);
+  set_custom(graph, "TransformTensorBilinear", NULL, 0);
+  cf_output(graph, output);
+}
+
+/* TransformLandmarks of landmarks [1, N, D] (the main input) through
+ * crop_matrix. */
+static void build_transform_landmarks(cf_graph *graph, const cf_case *spec) {
+  uint32_t input = cf_input(graph, TFLACCEL_DTYPE_FLOAT32, 3, spec->shape, 0.0f, 8.0f);
+  uint32_t matrix = crop_matrix(graph);
+  uint32_t output = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, 3, spec->shape);
+  cf_op(graph, TFLACCEL_OP_CUSTOM, 2, (const uint32_t[]){input, matrix}, output);
+  set_custom(graph, "TransformLandmarks", NULL, 0);
+  cf_output(graph, output);
+}
+
 const cf_case cf_cases[] = {
     /* CONV_2D */
     {.name = "conv 3x3 same c3->5", .build = build_conv, .op = TFLACCEL_OP_CONV_2D, .rank = 4,
@@ -1068,6 +1150,20 @@ const cf_case cf_cases[] = {
      .rank = 2, .shape = {1, 3}, .out_c = 5},
     {.name = "lstm basic depth 8 input 16 batch 2", .build = build_lstm_basic,
      .op = TFLACCEL_OP_LSTM, .rank = 2, .shape = {2, 16}, .out_c = 8},
+    /* MediaPipe's transform custom ops (face_landmark_with_attention). */
+    {.name = "Landmarks2TransformMatrix 301 landmarks", .op = TFLACCEL_OP_CUSTOM,
+     .build = build_landmarks_to_transform_matrix},
+    {.name = "Landmarks2TransformMatrix -> TransformTensorBilinear, TransformLandmarks",
+     .build = build_landmarks_to_transform_matrix, .op = TFLACCEL_OP_CUSTOM,
+     .shape = {1, 16, 16, 8}, .flags = CF_CHAIN},
+    {.name = "TransformTensorBilinear c5", .build = build_transform_tensor_bilinear,
+     .op = TFLACCEL_OP_CUSTOM, .rank = 4, .shape = {1, 12, 10, 5}},
+    {.name = "TransformTensorBilinear c16", .build = build_transform_tensor_bilinear,
+     .op = TFLACCEL_OP_CUSTOM, .rank = 4, .shape = {1, 12, 10, 16}},
+    {.name = "TransformLandmarks 3-D", .build = build_transform_landmarks,
+     .op = TFLACCEL_OP_CUSTOM, .rank = 3, .shape = {1, 9, 3}},
+    {.name = "TransformLandmarks 2-D", .build = build_transform_landmarks,
+     .op = TFLACCEL_OP_CUSTOM, .rank = 3, .shape = {1, 6, 2}},
 };
 
 const uint32_t cf_case_count = sizeof cf_cases / sizeof cf_cases[0];

@@ -3,10 +3,13 @@
  * MODEL_TEST_ACCELERATOR, cpu_ref allowed as fallback but not used, and
  * matches the reference of the real TFLite interpreter within rtol_fp32 in
  * fp32 and rtol_fp16 in fp16: max |ours - ref| <= rtol * max(1, max |ref|).
+ * Models without a reference whose custom ops the GPU layer runs match
+ * cpu_ref the same way (cpu_ref_cases).
  * Skips (77) when the plugin has no device here. */
 #include "config.h"
 
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,6 +160,136 @@ START_TEST(model_runs_on_gpu_within_tolerance) {
 }
 END_TEST
 
+/* Models with no TFLite reference in the corpus that the GPU plugins run
+ * whole since the GPU layer has kernels for their custom ops: checked
+ * against cpu_ref (the numerical reference) on the reference input of a
+ * sibling model with the same input, under that sibling's float tolerance
+ * (expected.json). */
+typedef struct cpu_ref_case {
+  const char *model, *sibling;
+} cpu_ref_case;
+
+static const cpu_ref_case cpu_ref_cases[] = {
+    /* MediaPipe's Landmarks2TransformMatrix, TransformTensorBilinear and
+     * TransformLandmarks; face_landmark's input is a face, 192 x 192. */
+    {"face_landmark_with_attention", "face_landmark"},
+};
+
+/* Runs the model on `accelerators` at precision, every partition on
+ * `expected`, and returns copies of its outputs. */
+static uint32_t run_model_copy(const char *path, const char *accelerators, const char *expected,
+                               int32_t precision, const void *input, size_t input_size,
+                               void *outputs[MAX_TENSORS], size_t sizes[MAX_TENSORS],
+                               const char *label) {
+  tflaccel_model *model = NULL;
+  tflaccel_status status = tflaccel_model_load_file(path, &model);
+  ck_assert_msg(status == NULL, "%s: %s", path, tflaccel_status_message(status));
+  tflaccel_environment_options environment_options = {
+      .struct_size = sizeof environment_options, .accelerators = accelerators,
+      .log_level = "error"};
+  tflaccel_environment *environment = NULL;
+  status = tflaccel_environment_create(&environment_options, &environment);
+  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+  tflaccel_compilation_options options;
+  tflaccel_compilation_options_init(&options);
+  options.precision = precision;
+  tflaccel_compiled_model *compiled = NULL;
+  status = tflaccel_compiled_model_create(environment, model, &options, &compiled);
+  ck_assert_msg(status == NULL, "%s: %s", label, tflaccel_status_message(status));
+  uint32_t partitions = tflaccel_compiled_model_partition_count(compiled);
+  for (uint32_t p = 0; p < partitions; ++p) {
+    tflaccel_partition_info info = {.struct_size = sizeof info};
+    ck_assert_ptr_null(tflaccel_compiled_model_partition_info(compiled, p, &info));
+    ck_assert_msg(!strcmp(info.accelerator, expected), "%s: partition %u (%u ops) runs on %s",
+                  label, p, info.op_count, info.accelerator);
+  }
+  ck_assert_uint_eq(tflaccel_compiled_model_input_count(compiled), 1);
+  uint32_t output_count = tflaccel_compiled_model_output_count(compiled);
+  ck_assert_uint_le(output_count, MAX_TENSORS);
+  tflaccel_tensor_buffer *in = NULL, *out[MAX_TENSORS] = {0};
+  ck_assert_ptr_null(tflaccel_compiled_model_create_input_buffer(compiled, 0, &in));
+  status = tflaccel_tensor_buffer_write(in, input, input_size);
+  ck_assert_msg(status == NULL, "%s: %s", label, tflaccel_status_message(status));
+  for (uint32_t i = 0; i < output_count; ++i)
+    ck_assert_ptr_null(tflaccel_compiled_model_create_output_buffer(compiled, i, &out[i]));
+  status = tflaccel_compiled_model_run(compiled, &in, 1, out, output_count);
+  ck_assert_msg(status == NULL, "%s: %s", label, tflaccel_status_message(status));
+  for (uint32_t i = 0; i < output_count; ++i) {
+    sizes[i] = tflaccel_tensor_buffer_byte_size(out[i]);
+    outputs[i] = malloc(sizes[i] ? sizes[i] : 1);
+    ck_assert_ptr_nonnull(outputs[i]);
+    memcpy(outputs[i], tflaccel_tensor_buffer_data(out[i]), sizes[i]);
+    tflaccel_tensor_buffer_destroy(out[i]);
+  }
+  tflaccel_tensor_buffer_destroy(in);
+  tflaccel_compiled_model_destroy(compiled);
+  tflaccel_environment_destroy(environment);
+  tflaccel_model_destroy(model);
+  return output_count;
+}
+
+START_TEST(model_without_reference_matches_cpu_ref) {
+  const cpu_ref_case *c = &cpu_ref_cases[_i];
+  char path[4096], input_path[4096];
+  FORMAT_PATH(path, "%s/%s.tflite", models_dir, c->model);
+  if (access(path, R_OK) != 0) {
+    printf("SKIP: %s: not in %s\n", c->model, models_dir);
+    return;
+  }
+  FORMAT_PATH(input_path, "%s/ref/%s/input_0.bin", models_dir, c->sibling);
+  size_t input_size = 0;
+  void *input = model_compare_read_file(input_path, &input_size);
+  ck_assert_msg(input != NULL, "cannot read %s", input_path);
+  char json_path[4096];
+  FORMAT_PATH(json_path, "%s/expected.json", models_dir);
+  json_value *expected = json_parse_file(json_path);
+  ck_assert_ptr_nonnull(expected);
+  const json_value *sibling_outputs = json_get(json_get(expected, c->sibling), "outputs");
+  ck_assert_ptr_nonnull(sibling_outputs);
+  const json_value *tolerance = json_get(&sibling_outputs->items[0], "tolerance");
+  ck_assert_ptr_nonnull(tolerance);
+
+  void *reference[MAX_TENSORS] = {0};
+  size_t reference_sizes[MAX_TENSORS] = {0};
+  uint32_t count = run_model_copy(path, "cpu_ref", "cpu_ref", TFLACCEL_PRECISION_FP32, input,
+                                  input_size, reference, reference_sizes, "cpu_ref");
+  static const int32_t precisions[2] = {TFLACCEL_PRECISION_FP32, TFLACCEL_PRECISION_FP16};
+  for (int p = 0; p < 2; ++p) {
+    const char *label = precisions[p] == TFLACCEL_PRECISION_FP16 ? "fp16" : "fp32";
+    void *ours[MAX_TENSORS] = {0};
+    size_t sizes[MAX_TENSORS] = {0};
+    ck_assert_uint_eq(run_model_copy(path, MODEL_TEST_ACCELERATOR ",cpu_ref",
+                                     MODEL_TEST_ACCELERATOR, precisions[p], input, input_size,
+                                     ours, sizes, label),
+                      count);
+    for (uint32_t i = 0; i < count; ++i) {
+      ck_assert_uint_eq(sizes[i], reference_sizes[i]);
+      char why[256];
+      const char *failure = model_compare_output(
+          tolerance, p ? "rtol_fp16" : "rtol_fp32", TFLACCEL_DTYPE_FLOAT32, ours[i],
+          reference[i], sizes[i] / sizeof(float), why, sizeof why);
+      ck_assert_msg(failure == NULL, "%s (%s) output %u against cpu_ref: %s", c->model, label, i,
+                    failure);
+      /* The figure for the record: max error over max(1, max |cpu_ref|). */
+      const float *a = ours[i], *b = reference[i];
+      double scale = 1.0, worst = 0.0;
+      for (size_t k = 0; k < sizes[i] / sizeof(float); ++k) {
+        if (fabs(b[k]) > scale) scale = fabs(b[k]);
+        if (fabs((double)a[k] - b[k]) > worst) worst = fabs((double)a[k] - b[k]);
+      }
+      printf("%s (%s) output %u: max error %.3g of scale %.4g (rel %.3g)\n", c->model, label, i,
+             worst, scale, worst / scale);
+      free(ours[i]);
+    }
+    printf("%s (%s): %u outputs equal cpu_ref's within %s's tolerance, fully on %s\n", c->model,
+           label, count, c->sibling, MODEL_TEST_ACCELERATOR);
+  }
+  for (uint32_t i = 0; i < count; ++i) free(reference[i]);
+  json_destroy(expected);
+  free(input);
+}
+END_TEST
+
 /* The float models the GPU plugins must run whole: the MediaPipe models
  * and TFLite Micro's float hello_world. (movenet is quantized inside and
  * trained_lstm needs UNIDIRECTIONAL_SEQUENCE_LSTM, which the GPU op list
@@ -219,5 +352,10 @@ int main(void) {
   tcase_set_timeout(tcase, 900);
   tcase_add_loop_test(tcase, model_runs_on_gpu_within_tolerance, 0, case_count);
   suite_add_tcase(suite, tcase);
+  TCase *against_cpu_ref = tcase_create("against cpu_ref");
+  tcase_set_timeout(against_cpu_ref, 900);
+  tcase_add_loop_test(against_cpu_ref, model_without_reference_matches_cpu_ref, 0,
+                      (int)(sizeof cpu_ref_cases / sizeof cpu_ref_cases[0]));
+  suite_add_tcase(suite, against_cpu_ref);
   return test_run_suite(suite);
 }

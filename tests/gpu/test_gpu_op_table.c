@@ -59,9 +59,16 @@ START_TEST(every_builder_found_is_complete_and_the_ops_own) {
    * ops the corpus needed: TRANSPOSE, PACK, UNPACK, ARG_MAX, ARG_MIN, CAST);
    * a change here is a change of what it runs. */
   ck_assert_int_eq(found, 45);
-  tflaccel_op_desc custom = op_of(TFLACCEL_OP_CUSTOM, GPU_CUSTOM_TRANSPOSE_CONV_BIAS);
-  check_builder_of(&custom);
-  ck_assert_ptr_nonnull(gpu_op_builder_find(&custom));
+  /* The custom ops it runs: MediaPipe's transposed convolution and its
+   * three transform ops. */
+  static const char *const custom_codes[] = {GPU_CUSTOM_TRANSPOSE_CONV_BIAS,
+                                             "Landmarks2TransformMatrix",
+                                             "TransformTensorBilinear", "TransformLandmarks"};
+  for (size_t i = 0; i < sizeof custom_codes / sizeof custom_codes[0]; ++i) {
+    tflaccel_op_desc custom = op_of(TFLACCEL_OP_CUSTOM, custom_codes[i]);
+    check_builder_of(&custom);
+    ck_assert_ptr_nonnull(gpu_op_builder_find(&custom));
+  }
 }
 END_TEST
 
@@ -70,14 +77,16 @@ START_TEST(ops_without_a_builder_are_declined_with_that_reason) {
   memset(&tensor, 0, sizeof tensor);
   tensor.struct_size = sizeof tensor;
   tensor.name = "";
-  tflaccel_op_desc ops[5] = {op_of(TFLACCEL_OP_CUSTOM, "Landmarks2TransformMatrix"),
+  tflaccel_op_desc ops[5] = {op_of(TFLACCEL_OP_CUSTOM, "PosenetDecoderOp"),
                              op_of(TFLACCEL_OP_CUSTOM, NULL), op_of(TFLACCEL_OP_RSQRT, NULL),
                              op_of(LAST_CODE, NULL),
                              op_of(TFLACCEL_OP_UNIDIRECTIONAL_SEQUENCE_LSTM, NULL)};
   /* A builtin op is named, not numbered; only a code no schema names is.
    * Ops the corpus uses that have no kernel say why (ops/declined.c). */
   const char *expected[5] = {
-      "gpu_test: there is no GPU kernel for custom op Landmarks2TransformMatrix",
+      "gpu_test: there is no GPU kernel for custom op PosenetDecoderOp: sequential pose "
+      "decoding (roots in score order, non-maximum suppression against the poses kept, a walk "
+      "along the skeleton per pose), not dense math",
       "gpu_test: there is no GPU kernel for custom op (unnamed)",
       "gpu_test: there is no GPU kernel for RSQRT",
       "gpu_test: there is no GPU kernel for op code 255",

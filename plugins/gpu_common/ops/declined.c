@@ -4,6 +4,9 @@
  * here once; ops that get a builder leave this table. */
 #include "config.h"
 
+#include <string.h>
+
+#include "core/facts/posenet_decoder.h"
 #include "plugins/gpu_common/ops/op_families.h"
 
 /* State tensors live inside the executable that owns them (the
@@ -22,4 +25,14 @@ const char *gpu_op_no_kernel_reason(int32_t code) {
     case TFLACCEL_OP_UNIDIRECTIONAL_SEQUENCE_LSTM: return NO_PERSISTENT_STATE;
     default: return NULL;
   }
+}
+
+const char *gpu_op_no_custom_kernel_reason(const char *custom_code) {
+  if (custom_code == NULL) return NULL;
+  /* Coral's pose decoder walks a skeleton from the strongest local maxima
+   * one pose at a time: each root depends on the poses kept before it. */
+  if (strcmp(custom_code, POSENET_DECODER_CUSTOM_CODE) == 0)
+    return "sequential pose decoding (roots in score order, non-maximum suppression against "
+           "the poses kept, a walk along the skeleton per pose), not dense math";
+  return NULL;
 }

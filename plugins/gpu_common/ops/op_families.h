@@ -22,9 +22,13 @@ extern const gpu_op_family gpu_ops_transpose;       /* TRANSPOSE */
 extern const gpu_op_family gpu_ops_pack;            /* PACK, UNPACK */
 extern const gpu_op_family gpu_ops_arg_max;         /* ARG_MAX, ARG_MIN */
 extern const gpu_op_family gpu_ops_cast;            /* CAST to float32 */
+/* MediaPipe's Landmarks2TransformMatrix, TransformTensorBilinear, TransformLandmarks */
+extern const gpu_op_family gpu_ops_mediapipe_transform;
 
 /* Why there is no builder for an op the corpus uses (ops/declined.c), or
  * NULL. */
 const char *gpu_op_no_kernel_reason(int32_t code);
+/* The same for a custom op, by its custom_code, or NULL. */
+const char *gpu_op_no_custom_kernel_reason(const char *custom_code);
 
 #endif

@@ -26,6 +26,7 @@ static const gpu_op_family *const op_families[] = {
     &gpu_ops_pack,
     &gpu_ops_arg_max,
     &gpu_ops_cast,
+    &gpu_ops_mediapipe_transform,
 };
 
 const gpu_op_builder *gpu_op_builder_find(const tflaccel_op_desc *op) {

@@ -13,73 +13,17 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/facts/flexbuffer.h"
+#include "core/facts/landmarks_to_transform_matrix.h"
 #include "plugins/cpu_ref/kernels/custom/custom_kernels.h"
 #include "plugins/cpu_ref/kernels/kernel_util.h"
 
-#define L2TM_MAX_SUBSET 512
-
-typedef struct l2tm_params {
-  int32_t left, right, output_width, output_height;
-  float target_rotation, scale_x, scale_y;
-  uint32_t subset_count; /* landmark indices, pairs flattened (odd: last twice) */
-  int32_t subset[L2TM_MAX_SUBSET + 1];
-} l2tm_params;
-
-static int map_int(const flex_ref *map, const char *key, int32_t *value) {
-  flex_ref ref;
-  int64_t v;
-  if (!flex_map_get(map, key, &ref) || !flex_as_int64(&ref, &v) || v < INT32_MIN || v > INT32_MAX)
-    return 0;
-  *value = (int32_t)v;
-  return 1;
-}
-
-static int map_float(const flex_ref *map, const char *key, float *value) {
-  flex_ref ref;
-  double v;
-  if (!flex_map_get(map, key, &ref) || !flex_as_double(&ref, &v)) return 0;
-  *value = (float)v;
-  return 1;
-}
-
-/* The options, checked against a landmark count; 0 and a reason when they
- * are not version 2's or out of range. */
-static int l2tm_parse(const tflaccel_op_desc *op, int64_t landmarks, l2tm_params *p, char *reason) {
-  flex_ref root, subset;
-  if (!flex_root(op->custom_options, op->custom_options_size, &root) || root.type != FLEX_MAP)
-    return cpu_reason(reason, "Landmarks2TransformMatrix: custom options are not a flexbuffer map");
-  if (!flex_map_get(&root, "subset_idxs", &subset))
-    return cpu_reason(reason, "Landmarks2TransformMatrix: version 1 options (no subset_idxs) are "
-                              "not supported");
-  if (!map_int(&root, "left_rotation_idx", &p->left) ||
-      !map_int(&root, "right_rotation_idx", &p->right) ||
-      !map_int(&root, "output_width", &p->output_width) ||
-      !map_int(&root, "output_height", &p->output_height) ||
-      !map_float(&root, "target_rotation_radians", &p->target_rotation) ||
-      !map_float(&root, "scale_x", &p->scale_x) || !map_float(&root, "scale_y", &p->scale_y))
-    return cpu_reason(reason, "Landmarks2TransformMatrix: an option is missing or not a number");
-  size_t count;
-  if (!flex_vector_size(&subset, &count) || count == 0 || count > L2TM_MAX_SUBSET)
-    return cpu_reason(reason, "Landmarks2TransformMatrix: subset_idxs is not a vector of 1 to %d "
-                              "indices", L2TM_MAX_SUBSET);
-  for (size_t i = 0; i < count; i++) {
-    flex_ref element;
-    int64_t index;
-    if (!flex_vector_at(&subset, i, &element) || !flex_as_int64(&element, &index) || index < 0 ||
-        index >= landmarks)
-      return cpu_reason(reason, "Landmarks2TransformMatrix: subset_idxs[%zu] is not a landmark "
-                                "index below %lld", i, (long long)landmarks);
-    p->subset[i] = (int32_t)index;
-  }
-  /* An odd count pairs the last index with itself. */
-  p->subset_count = (uint32_t)count;
-  if (count % 2) p->subset[p->subset_count++] = p->subset[count - 1];
-  if (p->left < 0 || p->left >= landmarks || p->right < 0 || p->right >= landmarks)
-    return cpu_reason(reason, "Landmarks2TransformMatrix: rotation landmark index out of range");
-  if (p->output_width <= 0 || p->output_height <= 0 || !(p->scale_x > 0) || !(p->scale_y > 0))
-    return cpu_reason(reason, "Landmarks2TransformMatrix: output size and scales must be positive");
-  return 1;
+/* The options, checked against a landmark count (read by the facts
+ * library, which the GPU layer shares); 0 and a reason when they are not
+ * version 2's or out of range. */
+static int l2tm_parse(const tflaccel_op_desc *op, int64_t landmarks,
+                      landmarks_to_transform_matrix_options *p, char *reason) {
+  return landmarks_to_transform_matrix_options_parse(op->custom_options, op->custom_options_size,
+                                                     landmarks, p, reason, TFLACCEL_REASON_SIZE);
 }
 
 static int l2tm_check(const tflaccel_graph_view *graph, const tflaccel_op_desc *op, char *reason) {
@@ -94,7 +38,7 @@ static int l2tm_check(const tflaccel_graph_view *graph, const tflaccel_op_desc *
     return cpu_reason(reason, "Landmarks2TransformMatrix: input must be [1, N, 3]");
   if (cpu_element_count(output) != 16)
     return cpu_reason(reason, "Landmarks2TransformMatrix: output must hold a 4x4 matrix");
-  l2tm_params params;
+  landmarks_to_transform_matrix_options params;
   return l2tm_parse(op, input->dims[1], &params, reason);
 }
 
@@ -123,13 +67,14 @@ static tflaccel_status l2tm_eval(const cpu_op_context *context) {
   const tflaccel_tensor_desc *input = cpu_input_tensor(context, 0);
   const float *landmarks = cpu_input_data(context, 0);
   float *output = cpu_output_data(context, 0);
-  l2tm_params p;
+  landmarks_to_transform_matrix_options p;
   char reason[TFLACCEL_REASON_SIZE];
   if (!l2tm_parse(context->op, input->dims[1], &p, reason))
     return CPU_STATUS(context, TFLACCEL_INVALID_ARGUMENT, "%s", reason);
 
-  const float *left = landmarks + 3 * p.left, *right = landmarks + 3 * p.right;
-  const float rotation = p.target_rotation - atan2f(right[1] - left[1], right[0] - left[0]);
+  const float *left = landmarks + 3 * p.left_rotation_idx;
+  const float *right = landmarks + 3 * p.right_rotation_idx;
+  const float rotation = p.target_rotation_radians - atan2f(right[1] - left[1], right[0] - left[0]);
   const float rotate[9] = {cosf(rotation), -sinf(rotation), 0.0f,
                            sinf(rotation), cosf(rotation),  0.0f,
                            0.0f,           0.0f,            1.0f};
@@ -178,7 +123,7 @@ static tflaccel_status l2tm_eval(const cpu_op_context *context) {
 
 const cpu_kernel cpu_custom_landmarks_to_transform_matrix_kernel = {
     .op_code = TFLACCEL_OP_CUSTOM,
-    .custom_code = "Landmarks2TransformMatrix",
+    .custom_code = LANDMARKS_TO_TRANSFORM_MATRIX_CUSTOM_CODE,
     .check = l2tm_check,
     .eval = l2tm_eval,
 };
