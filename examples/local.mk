@@ -6,7 +6,7 @@ PIPELINE_COMMON_SOURCES = examples/pipeline_common.c examples/pipeline_common.h
 if BUILD_GLES
 check_PROGRAMS += examples/gl_pipeline
 TESTS += examples/gl_pipeline
-examples_gl_pipeline_SOURCES = examples/gl_pipeline.c
+examples_gl_pipeline_SOURCES = examples/gl_pipeline.c $(PIPELINE_COMMON_SOURCES)
 examples_gl_pipeline_CPPFLAGS = $(AM_CPPFLAGS)
 examples_gl_pipeline_CFLAGS = $(AM_CFLAGS) $(GLES_CFLAGS)
 examples_gl_pipeline_LDADD = libtflaccel.la $(GLES_LIBS) -lm
@@ -15,7 +15,7 @@ endif
 if BUILD_OPENCL
 check_PROGRAMS += examples/cl_pipeline
 TESTS += examples/cl_pipeline
-examples_cl_pipeline_SOURCES = examples/cl_pipeline.c
+examples_cl_pipeline_SOURCES = examples/cl_pipeline.c $(PIPELINE_COMMON_SOURCES)
 examples_cl_pipeline_CPPFLAGS = $(AM_CPPFLAGS)
 examples_cl_pipeline_CFLAGS = $(AM_CFLAGS) $(OPENCL_CFLAGS)
 examples_cl_pipeline_LDADD = libtflaccel.la $(OPENCL_LIBS) -lm
