@@ -10,6 +10,7 @@ PYTHON_TEST_FILES = \
 	python/tests/conftest.py \
 	python/tests/label_image.py \
 	python/tests/test_compiled_model.py \
+	python/tests/test_device_buffers.py \
 	python/tests/test_interpreter.py \
 	python/tests/test_label_image.py \
 	python/tests/test_bad_input.py \
@@ -20,8 +21,10 @@ PYTHON_EXTENSION_SOURCES = \
 	python/src/compiled_model.c \
 	python/src/dtypes.c \
 	python/src/environment.c \
+	python/src/event.c \
 	python/src/module.c \
 	python/src/status.c \
+	python/src/tensor_buffer.c \
 	python/src/tensor_details.c
 EXTRA_DIST += $(PYTHON_TEST_FILES) python/tests/run-pytest python/setup.py \
 	python/pyproject.toml python/README.md

@@ -74,10 +74,11 @@ LEAK_CHECKED_TESTS = $(filter-out tests/gpu/% tests/conformance/% tests/runtime/
 print-leak-checked-tests:
 	@echo $(LEAK_CHECKED_TESTS)
 
-# The tests that load GPU drivers: CI runs them in the ASan build with
-# LeakSanitizer on too, through tests/sanitizers/keep_drivers_loaded.sh
-# (LOG_COMPILER), which keeps the drivers loaded so that lsan.supp can name
-# their own leaks. Except test_vk_validation: the Khronos validation layer
+# The tests that load GPU drivers (also the device-pipeline examples, which
+# make their own buffers and kernels on the plugins' devices): CI runs them
+# in the ASan build with LeakSanitizer on too, through
+# tests/sanitizers/keep_drivers_loaded.sh (LOG_COMPILER), which keeps the
+# drivers loaded so that lsan.supp can name their own leaks. Except test_vk_validation: the Khronos validation layer
 # leaks from a module the Vulkan loader unloads, and it cannot be kept
 # loaded by preloading (it exports vkGetInstanceProcAddr, which would then
 # stand in for the loader's), so its leaks are "<unknown module>"; it runs
@@ -87,7 +88,8 @@ print-leak-checked-tests:
 #   make check TESTS='...' LOG_COMPILER=$(srcdir)/tests/sanitizers/keep_drivers_loaded.sh
 GPU_LEAK_UNCHECKED_TESTS = tests/gpu/test_vk_validation
 GPU_LEAK_CHECKED_TESTS = $(filter-out $(GPU_LEAK_UNCHECKED_TESTS),\
-	$(filter tests/gpu/% tests/reliability/test_gpu_faults tests/compiled_cache/test_cache_gpu_%,$(TESTS)))
+	$(filter tests/gpu/% tests/reliability/test_gpu_faults tests/compiled_cache/test_cache_gpu_% \
+	examples/%_pipeline,$(TESTS)))
 print-gpu-leak-checked-tests:
 	@echo $(GPU_LEAK_CHECKED_TESTS)
 print-gpu-leak-unchecked-tests:

@@ -7,6 +7,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <pythread.h>
 
 #include <tflaccel/tflaccel.h>
 
@@ -39,8 +40,45 @@ PyObject *binding_tensor_details(const tflaccel_tensor_info *info, uint32_t tens
 tflaccel_environment *binding_environment_create(const char *config_path, const char *accelerators,
                                                  const char *log_level, const char *cache_dir);
 
-/* The CompiledModel type. */
+/* The CompiledModel type: one environment, model and compiled model, and
+ * a lock, since a compiled model takes calls from one thread at a time. */
+typedef struct compiled_model_object {
+  PyObject_HEAD
+  tflaccel_environment *environment;
+  tflaccel_model *model;
+  tflaccel_compiled_model *compiled;
+  PyThread_type_lock lock;
+} compiled_model_object;
 extern PyTypeObject binding_compiled_model_type;
+
+/* ---- Device buffers and asynchronous runs (tensor_buffer.c, event.c) ---- */
+
+/* TensorBuffer: a tensor buffer a CompiledModel made (host or device
+ * memory), holding a reference to that model, whose environment the
+ * buffer's device belongs to. */
+typedef struct tensor_buffer_object {
+  PyObject_HEAD
+  tflaccel_tensor_buffer *buffer; /* NULL once closed */
+  compiled_model_object *owner;
+} tensor_buffer_object;
+extern PyTypeObject binding_tensor_buffer_type;
+
+/* Event: the completion of an asynchronous run (or of one buffer's writer). */
+extern PyTypeObject binding_event_type;
+/* A new Event over `count` events, whose references it takes over (also
+ * on failure), keeping `keep` (the run's buffers, or NULL) alive until it
+ * is deallocated, which first waits for the events. */
+PyObject *binding_event_new(tflaccel_tensor_event **events, uint32_t count, PyObject *keep);
+
+/* "host", "opencl", "gl", "vulkan", "dmabuf" (tflaccel_buffer_type). */
+const char *binding_buffer_type_name(int32_t type);
+
+/* CompiledModel's methods for them. */
+PyObject *binding_buffer_requirements(compiled_model_object *self, PyObject *args, PyObject *kwargs);
+PyObject *binding_create_buffer(compiled_model_object *self, PyObject *args, PyObject *kwargs);
+PyObject *binding_run_buffers(compiled_model_object *self, PyObject *args, PyObject *kwargs);
+PyObject *binding_run_async(compiled_model_object *self, PyObject *args, PyObject *kwargs);
+PyObject *binding_last_run_stats(compiled_model_object *self, PyObject *unused);
 
 /* Module functions: plugins() and devices(). */
 PyObject *binding_plugins(PyObject *module, PyObject *args, PyObject *kwargs);

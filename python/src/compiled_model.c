@@ -3,16 +3,7 @@
  * released while a model loads, compiles and runs. */
 #include "binding.h"
 
-#include <pythread.h>
 #include <string.h>
-
-typedef struct compiled_model_object {
-  PyObject_HEAD
-  tflaccel_environment *environment;
-  tflaccel_model *model;
-  tflaccel_compiled_model *compiled;
-  PyThread_type_lock lock;
-} compiled_model_object;
 
 static int parse_precision(PyObject *value, int32_t *precision) {
   if (value == Py_None) {
@@ -535,6 +526,20 @@ static PyMethodDef compiled_model_methods[] = {
      "run(inputs, outputs=None) -> list of output arrays."},
     {"reset_state", (PyCFunction)reset_state, METH_NOARGS,
      "Restores variable (state) tensors to their initial values."},
+    /* Device buffers and asynchronous runs (tensor_buffer.c, event.c). */
+    {"buffer_requirements", (PyCFunction)(void (*)(void))binding_buffer_requirements,
+     METH_VARARGS | METH_KEYWORDS,
+     "buffer_requirements(index, output=False) -> dict: the buffer types, size and alignment "
+     "input/output index takes."},
+    {"create_buffer", (PyCFunction)(void (*)(void))binding_create_buffer,
+     METH_VARARGS | METH_KEYWORDS,
+     "create_buffer(index, output=False, type='device') -> TensorBuffer."},
+    {"run_buffers", (PyCFunction)(void (*)(void))binding_run_buffers, METH_VARARGS | METH_KEYWORDS,
+     "run_buffers(inputs, outputs): runs on TensorBuffers and returns when the outputs are written."},
+    {"run_async", (PyCFunction)(void (*)(void))binding_run_async, METH_VARARGS | METH_KEYWORDS,
+     "run_async(inputs, outputs) -> Event: queues a run on TensorBuffers."},
+    {"last_run_stats", (PyCFunction)binding_last_run_stats, METH_NOARGS,
+     "{'host_copies', 'host_copy_bytes'} of the latest completed run."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -23,7 +23,9 @@ static struct PyModuleDef module_definition = {
 PyMODINIT_FUNC PyInit__tflaccel(void);
 PyMODINIT_FUNC PyInit__tflaccel(void) {
   import_array();
-  if (PyType_Ready(&binding_compiled_model_type) < 0) return NULL;
+  if (PyType_Ready(&binding_compiled_model_type) < 0 ||
+      PyType_Ready(&binding_tensor_buffer_type) < 0 || PyType_Ready(&binding_event_type) < 0)
+    return NULL;
   PyObject *module = PyModule_Create(&module_definition);
   if (module == NULL) return NULL;
   if (binding_error_type == NULL) {
@@ -46,7 +48,9 @@ PyMODINIT_FUNC PyInit__tflaccel(void) {
     }
   }
   if (PyModule_AddObjectRef(module, "Error", binding_error_type) < 0 ||
-      PyModule_AddObjectRef(module, "CompiledModel", (PyObject *)&binding_compiled_model_type) < 0) {
+      PyModule_AddObjectRef(module, "CompiledModel", (PyObject *)&binding_compiled_model_type) < 0 ||
+      PyModule_AddObjectRef(module, "TensorBuffer", (PyObject *)&binding_tensor_buffer_type) < 0 ||
+      PyModule_AddObjectRef(module, "Event", (PyObject *)&binding_event_type) < 0) {
     Py_DECREF(module);
     return NULL;
   }

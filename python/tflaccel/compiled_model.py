@@ -119,6 +119,52 @@ class CompiledModel:
             inputs = self._ordered(inputs)
         return self._native.run(inputs, outputs)
 
+    # ---- Device buffers and asynchronous runs ------------------------------
+
+    def buffer_requirements(self, index, output=False):
+        """What input (or output) ``index`` takes: ``{"types": ["host",
+        "vulkan"], "size": bytes, "alignment": bytes, "accelerator": "gpu_vk"}``;
+        ``types`` is ``["host"]`` alone (and ``accelerator`` None) when no
+        accelerator's device alone reads (writes) it."""
+        return self._native.buffer_requirements(index, output=output)
+
+    def create_input_buffer(self, index, type="device"):
+        """A :class:`TensorBuffer` for input ``index``. ``type="device"``: in
+        the memory of the accelerator that reads it (``tflaccel.Error``, code
+        ``UNSUPPORTED``, when it takes host buffers only); ``"host"``, or a
+        type its requirements list (``"opencl"``, ``"gl"``, ``"vulkan"``)."""
+        return self._native.create_buffer(index, output=False, type=type)
+
+    def create_output_buffer(self, index, type="device"):
+        """A :class:`TensorBuffer` for output ``index``, as :meth:`create_input_buffer`."""
+        return self._native.create_buffer(index, output=True, type=type)
+
+    def run_buffers(self, inputs, outputs):
+        """Runs the model on :class:`TensorBuffer` objects (a list, or a dict of
+        inputs by name) and returns when the outputs are written. Device
+        buffers bound where their accelerator reads or writes them move
+        nothing through host memory (see :meth:`last_run_stats`)."""
+        if isinstance(inputs, dict):
+            inputs = self._ordered(inputs)
+        self._native.run_buffers(inputs, outputs)
+
+    def run_async(self, inputs, outputs):
+        """Queues a run on :class:`TensorBuffer` objects and returns an
+        :class:`Event` at once; ``event.wait()`` blocks until the outputs are
+        written (raising ``tflaccel.Error`` if the run failed) and
+        ``event.done`` polls. Runs of one model happen in the order queued;
+        ``TensorBuffer.read()`` waits for the run writing the buffer. The
+        event keeps the buffers alive, and dropping it waits for the run."""
+        if isinstance(inputs, dict):
+            inputs = self._ordered(inputs)
+        return self._native.run_async(inputs, outputs)
+
+    def last_run_stats(self):
+        """``{"host_copies": n, "host_copy_bytes": bytes}`` of the latest
+        completed run: tensor copies through host memory (0 for a run whose
+        inputs and outputs are device buffers used in place)."""
+        return self._native.last_run_stats()
+
     def _ordered(self, named):
         names = self.input_names
         unknown = sorted(set(named) - set(names))
