@@ -27,6 +27,11 @@ typedef struct gl_program_partition {
   gpu_disk_cache_key key;
   unsigned char *body; /* the verified entry's records, host->alloc'ed */
   uint32_t body_size;
+  /* Its programs the set does not hold yet, all loaded at _begin (link
+   * status not asked) so that the driver can load them side by side;
+   * program 0 once taken (or refused). host->alloc'ed. */
+  gl_program_entry *loading;
+  uint32_t loading_count;
   uint32_t *used; /* the programs (indices of entries) its dispatches use */
   uint32_t used_count, used_capacity;
 } gl_program_partition;
