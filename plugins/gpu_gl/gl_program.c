@@ -53,6 +53,11 @@ void gl_program_set_release(gl_program_set *set) {
   gl_program_partition_end(set, 0);
   for (uint32_t i = 0; i < set->count; ++i) glDeleteProgram(set->entries[i].program);
   if (set->entries != NULL) set->host->free(set->host->context, set->entries);
+  for (uint32_t i = 0; i < set->building_count; ++i) {
+    glDeleteProgram(set->building[i].program);
+    glDeleteShader(set->building[i].shader);
+  }
+  if (set->building != NULL) set->host->free(set->host->context, set->building);
   memset(set, 0, sizeof *set);
 }
 
@@ -244,9 +249,14 @@ void gl_program_partition_end(gl_program_set *set, int32_t compiled) {
   memset(partition, 0, sizeof *partition);
 }
 
-static tflaccel_status build(gl_program_set *set, int32_t kernel, int32_t storage,
-                             const uint32_t local[3], GLuint *built) {
+/* Starts building kernel's program for storage and local from source:
+ * compiled and linked, no status asked (so that the driver may build
+ * several side by side). *shader and *program are 0 when GL could not
+ * even make them (status: why). */
+static tflaccel_status issue_build(gl_program_set *set, int32_t kernel, int32_t storage,
+                                   const uint32_t local[3], GLuint *shader, GLuint *program) {
   const tflaccel_host_services *host = set->host;
+  *shader = *program = 0;
   char header[256];
   snprintf(header, sizeof header,
            "%slayout(local_size_x = %u, local_size_y = %u, local_size_z = %u) in;\n",
@@ -258,36 +268,47 @@ static tflaccel_status build(gl_program_set *set, int32_t kernel, int32_t storag
       gpu_gl_kernel_sources[GL_KERNEL_SOURCE_COMMON],
       gpu_gl_kernel_sources[GL_KERNEL_SOURCE_FIRST_KERNEL + kernel],
   };
-  *built = from_entry(set, kernel, storage, local);
-  if (*built != 0) return NULL;
-  char log[LOG_EXCERPT + 1] = "";
   gl_clear_errors();
-  GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
-  if (shader == 0) {
+  GLuint made = glCreateShader(GL_COMPUTE_SHADER);
+  if (made == 0) {
     tflaccel_status status = gl_check_error(host, "glCreateShader(GL_COMPUTE_SHADER)");
     return status != NULL ? status
                           : host->status_make(TFLACCEL_BACKEND_ERROR, "glCreateShader gave 0");
   }
-  glShaderSource(shader, 4, sources, NULL);
-  glCompileShader(shader);
-  GLint compiled = GL_FALSE;
-  glGetShaderiv(shader, GL_COMPILE_STATUS, &compiled);
-  if (!compiled) {
-    glGetShaderInfoLog(shader, sizeof log, NULL, log);
-    glDeleteShader(shader);
-    return build_failure(host, "compiling", kernel, log);
-  }
-  GLuint program = glCreateProgram();
-  if (program == 0) {
-    glDeleteShader(shader);
+  glShaderSource(made, 4, sources, NULL);
+  glCompileShader(made);
+  GLuint linked = glCreateProgram();
+  if (linked == 0) {
+    glDeleteShader(made);
     tflaccel_status status = gl_check_error(host, "glCreateProgram");
     return status != NULL ? status
                           : host->status_make(TFLACCEL_BACKEND_ERROR, "glCreateProgram gave 0");
   }
-  glAttachShader(program, shader);
-  gl_program_cache_before_link(&set->cache, program);
-  glLinkProgram(program);
-  /* The program keeps what it needs: the shader can go at once. */
+  glAttachShader(linked, made);
+  gl_program_cache_before_link(&set->cache, linked);
+  glLinkProgram(linked);
+  *shader = made;
+  *program = linked;
+  return NULL;
+}
+
+/* Waits for a build issue_build started: *built is the program, or the
+ * status says why it failed (the compile or link log). Either way the
+ * shader is gone. */
+static tflaccel_status finish_build(gl_program_set *set, int32_t kernel, GLuint shader,
+                                    GLuint program, GLuint *built) {
+  const tflaccel_host_services *host = set->host;
+  *built = 0;
+  char log[LOG_EXCERPT + 1] = "";
+  GLint compiled = GL_FALSE;
+  glGetShaderiv(shader, GL_COMPILE_STATUS, &compiled);
+  if (!compiled) {
+    glGetShaderInfoLog(shader, sizeof log, NULL, log);
+    glDeleteProgram(program);
+    glDeleteShader(shader);
+    return build_failure(host, "compiling", kernel, log);
+  }
+  /* The program keeps what it needs: the shader can go. */
   glDetachShader(program, shader);
   glDeleteShader(shader);
   GLint linked = GL_FALSE;
@@ -305,6 +326,78 @@ static tflaccel_status build(gl_program_set *set, int32_t kernel, int32_t storag
   }
   *built = program;
   return NULL;
+}
+
+/* The index of the build gl_program_prepare started for kernel, storage
+ * and local, or -1. */
+static int32_t find_building(const gl_program_set *set, int32_t kernel, int32_t storage,
+                             const uint32_t local[3]) {
+  for (uint32_t i = 0; i < set->building_count; ++i) {
+    const gl_program_build *building = &set->building[i];
+    if (building->kernel == kernel && building->storage == storage &&
+        building->local[0] == local[0] && building->local[1] == local[1] &&
+        building->local[2] == local[2])
+      return (int32_t)i;
+  }
+  return -1;
+}
+
+/* Whether the partition's entry is loading that program. */
+static int entry_loading(const gl_program_set *set, int32_t kernel, int32_t storage,
+                         const uint32_t local[3]) {
+  const gl_program_partition *partition = &set->partition;
+  if (!partition->active || !partition->complete) return 0;
+  for (uint32_t i = 0; i < partition->loading_count; ++i) {
+    const gl_program_entry *loading = &partition->loading[i];
+    if (loading->program != 0 && loading->kernel == kernel && loading->storage == storage &&
+        loading->local[0] == local[0] && loading->local[1] == local[1] &&
+        loading->local[2] == local[2])
+      return 1;
+  }
+  return 0;
+}
+
+void gl_program_prepare(gl_program_set *set, int32_t kernel, int32_t storage,
+                        const uint32_t local[3]) {
+  if (kernel < 0 || kernel >= GPU_KERNEL_EXTENDED_COUNT ||
+      (storage != GPU_STORAGE_FLOAT32 && storage != GPU_STORAGE_HALF))
+    return; /* gl_program_get says what is wrong */
+  if (find_entry(set, kernel, storage, local) >= 0 || entry_loading(set, kernel, storage, local) ||
+      find_building(set, kernel, storage, local) >= 0)
+    return;
+  if (!gpu_array_reserve(set->host, (void **)&set->building, &set->building_capacity,
+                         set->building_count + 1, sizeof *set->building,
+                         _Alignof(gl_program_build)))
+    return; /* built when asked for */
+  GLuint shader = 0, program = 0;
+  tflaccel_status status = issue_build(set, kernel, storage, local, &shader, &program);
+  if (status != NULL) {
+    set->host->status_free(status); /* met again when asked for */
+    return;
+  }
+  gl_program_build *building = &set->building[set->building_count++];
+  *building = (gl_program_build){
+      .kernel = kernel, .storage = storage, .shader = shader, .program = program};
+  memcpy(building->local, local, sizeof building->local);
+}
+
+/* Kernel's program for storage and local: from the partition's entry, else
+ * the build gl_program_prepare started, else built now. */
+static tflaccel_status build(gl_program_set *set, int32_t kernel, int32_t storage,
+                             const uint32_t local[3], GLuint *built) {
+  *built = from_entry(set, kernel, storage, local);
+  if (*built != 0) return NULL;
+  int32_t started = find_building(set, kernel, storage, local);
+  GLuint shader = 0, program = 0;
+  if (started >= 0) {
+    shader = set->building[started].shader;
+    program = set->building[started].program;
+    set->building[started] = set->building[--set->building_count];
+  } else {
+    tflaccel_status status = issue_build(set, kernel, storage, local, &shader, &program);
+    if (status != NULL) return status;
+  }
+  return finish_build(set, kernel, shader, program, built);
 }
 
 tflaccel_status gl_program_get(gl_program_set *set, int32_t kernel, int32_t storage,
