@@ -254,7 +254,8 @@ tflaccel_status gpu_executable_create(const gpu_backend *backend, const tflaccel
             "compile time: lowering and constant packing %.1f ms, buffers and constant upload "
             "%.1f ms, kernels and pipelines %.1f ms%s",
             lowered_ms, uploaded_ms - lowered_ms, kernels_ms - uploaded_ms,
-            program_cached ? " (the program and kernels from the cache's entries)"
+            program_cached   ? " (the lowered program read from the cache; kernels with the "
+                               "cache's entry)"
             : kernels_cached ? " (with the cache's entry)"
                              : "");
   for (uint32_t i = 0; i < program->dispatch_count; ++i) {
