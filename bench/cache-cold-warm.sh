@@ -11,8 +11,9 @@
 # load, plugins, compile) and first inference; of init, the driver's own
 # start-up (the API opened: platform/instance/EGL display, then the
 # device's context and queue, as the plugin logs them at debug level) and
-# the rest; and where the compile went (lowering and constant packing;
-# buffers and constant upload; kernels, programs and pipelines). Nothing is
+# the rest; and where the compile went (lowering and constant packing, or
+# on a warm start reading the lowered program's entry instead; buffers and
+# constant upload; kernels, programs and pipelines). Nothing is
 # written outside a temporary directory (removed at the end).
 #
 # usage: bench/cache-cold-warm.sh [--tflaccel PATH | --prefix DIR] [--repeat N]
@@ -71,7 +72,7 @@ bench() { # name, then the environment assignments
 
 echo "Model \`$(basename "$model")\`, $tool, medians of $repeat, $(date -u '+%Y-%m-%d %H:%M UTC')."
 echo
-echo "| plugin | driver caches | tflaccel cache | init (ms) | first inference (ms) | driver start-up (ms) | init without it (ms) | model load (ms) | lowering + packing (ms) | buffers + upload (ms) | kernels / pipelines (ms) | warm / cold init |"
+echo "| plugin | driver caches | tflaccel cache | init (ms) | first inference (ms) | driver start-up (ms) | init without it (ms) | model load (ms) | lowering + packing, or its entry (ms) | buffers + upload (ms) | kernels / pipelines (ms) | warm / cold init |"
 echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for plugin in $plugins; do
   for driver in off on; do

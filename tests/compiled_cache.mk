@@ -9,6 +9,16 @@ tests_compiled_cache_test_cache_files_CFLAGS = $(TEST_C_FLAGS)
 tests_compiled_cache_test_cache_files_LDADD = core/cache/libtflaccel_cache.la \
 	core/facts/libtflaccel_facts.la libtflaccel.la $(CHECK_LIBS)
 
+# The lowered program's entry (gpu_common) written, read and refused, no GPU.
+check_PROGRAMS += tests/compiled_cache/test_program_entry
+TESTS += tests/compiled_cache/test_program_entry
+tests_compiled_cache_test_program_entry_SOURCES = tests/compiled_cache/test_program_entry.c \
+	tests/support/test_util.c tests/support/test_util.h
+tests_compiled_cache_test_program_entry_CPPFLAGS = $(TEST_CPP_FLAGS)
+tests_compiled_cache_test_program_entry_CFLAGS = $(TEST_C_FLAGS)
+tests_compiled_cache_test_program_entry_LDADD = plugins/libgpu_common.la libtflaccel_core.la \
+	$(CHECK_LIBS)
+
 # One program per GPU plugin (CACHE_TEST_ACCELERATOR), each on a real model.
 CACHE_GPU_TEST_SOURCES = tests/compiled_cache/test_cache_gpu.c \
 	tests/support/json.c tests/support/json.h tests/support/model_compare.c \

@@ -109,6 +109,14 @@ int gpu_disk_cache_read(const gpu_disk_cache *cache, const gpu_disk_cache_key *k
   return problem == NULL;
 }
 
+void gpu_disk_cache_refuse(const gpu_disk_cache *cache, const gpu_disk_cache_key *key,
+                           const char *problem) {
+  char name[CACHE_ENTRY_NAME_SIZE];
+  if (!cache_entry_file_name(cache->prefix, key->digest, name)) name[0] = '\0';
+  cache->host->log(cache->host->context, TFLACCEL_LOG_INFO, "cache: %s ignored (%s); rebuilding it",
+                   name, problem);
+}
+
 int gpu_disk_cache_write(const gpu_disk_cache *cache, const gpu_disk_cache_key *key,
                          const char *label, const void *data, uint32_t size, uint32_t tag) {
   if (!gpu_disk_cache_enabled(cache) || size == 0 || size > GPU_DISK_CACHE_MAX_BYTES) return 0;

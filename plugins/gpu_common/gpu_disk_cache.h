@@ -61,6 +61,12 @@ int gpu_disk_cache_enabled(const gpu_disk_cache *cache);
 int gpu_disk_cache_read(const gpu_disk_cache *cache, const gpu_disk_cache_key *key, void **data,
                         uint32_t *size, uint32_t *tag);
 
+/* Reports at INFO that the verified entry under key is not used (problem:
+ * why, a phrase) and is rebuilt, as gpu_disk_cache_read reports a damaged
+ * one: for an owner that finds its content inconsistent. */
+void gpu_disk_cache_refuse(const gpu_disk_cache *cache, const gpu_disk_cache_key *key,
+                           const char *problem);
+
 /* Stores size bytes under key, label saying what they are (shown by
  * `tflaccel cache list`); 0 when that failed (logged at debug level: the
  * next process compiles again, nothing more). */

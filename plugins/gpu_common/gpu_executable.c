@@ -10,6 +10,7 @@
 #include "plugins/gpu_common/gpu_lowering.h"
 #include "plugins/gpu_common/gpu_partition_cache.h"
 #include "plugins/gpu_common/gpu_profile.h"
+#include "plugins/gpu_common/gpu_program_cache.h"
 
 /* Kernel argument slots (gpu_backend.h). */
 #define SLOT_PARAMS 0
@@ -173,8 +174,30 @@ tflaccel_status gpu_executable_create(const gpu_backend *backend, const tflaccel
   memset(created, 0, sizeof *created);
   created->backend = backend;
   created->op_count = partition->op_count;
-  tflaccel_status status =
-      gpu_lower_partition(backend, graph, partition, options, &created->program);
+  /* The compiled-model cache's entries of this partition, when it has
+   * them: the lowered program (gpu_program_cache.h) replaces lowering and
+   * packing; the backend's own entry gives the kernels and pipelines. */
+  int32_t storage = gpu_lowering_storage(backend, options);
+  gpu_disk_cache_key_builder key;
+  int cached = backend->ops->cache_begin != NULL &&
+               gpu_partition_cache_key_begin(backend, partition, options, storage, &key);
+  gpu_disk_cache_key program_key;
+  void *program_entry = NULL; /* holds the constants of a program read from it */
+  const uint8_t *constants = NULL;
+  int program_cached = 0;
+  if (cached) {
+    gpu_program_cache_key(&key, &program_key);
+    program_cached = gpu_program_cache_read(backend, &program_key, graph, partition, storage,
+                                            &created->program, &program_entry, &constants);
+  }
+  tflaccel_status status = NULL;
+  if (!program_cached) {
+    status = gpu_lower_partition(backend, graph, partition, options, &created->program);
+    /* Written now, before making the kernels changes any parameter. */
+    if (status == NULL && cached)
+      gpu_program_cache_write(backend, options, &program_key, &created->program);
+    constants = created->program.constants;
+  }
   gpu_program *program = &created->program;
   if (status == NULL) {
     size_t dispatches = program->dispatch_count ? program->dispatch_count : 1;
@@ -197,22 +220,18 @@ tflaccel_status gpu_executable_create(const gpu_backend *backend, const tflaccel
   double lowered_ms = gpu_elapsed_ms(&start);
   if (status == NULL) status = create_buffer(backend, program->arena_size, NULL, &created->arena);
   if (status == NULL)
-    status =
-        create_buffer(backend, program->constants_size, program->constants, &created->constants);
+    status = create_buffer(backend, program->constants_size, constants, &created->constants);
+  if (program_entry != NULL) host->free(host->context, program_entry);
   /* The parameters go up once the kernels are made: binding a tensor's
    * own bytes (kernel_set_range) changes its offset parameter. */
   uint64_t params_size = (uint64_t)program->dispatch_count * GPU_PARAMS_PER_DISPATCH * 4;
   if (status == NULL) status = create_buffer(backend, params_size, NULL, &created->params);
   double uploaded_ms = gpu_elapsed_ms(&start);
-  /* The compiled-model cache's entry of this partition, when there is one:
-   * the kernels and their pipelines come from it. */
-  gpu_disk_cache_key_builder key;
-  int cached = status == NULL && backend->ops->cache_begin != NULL &&
-               gpu_partition_cache_key_begin(backend, partition, options, program->storage, &key);
-  if (cached) backend->ops->cache_begin(backend->device, &key, program->storage, options);
+  int kernels_cached = cached && status == NULL;
+  if (kernels_cached) backend->ops->cache_begin(backend->device, &key, program->storage, options);
   if (status == NULL) status = create_kernels(created);
   if (status == NULL) status = create_sequence(created);
-  if (cached) backend->ops->cache_end(backend->device, status == NULL);
+  if (kernels_cached) backend->ops->cache_end(backend->device, status == NULL);
   double kernels_ms = gpu_elapsed_ms(&start);
   if (status == NULL && params_size > 0)
     status =
@@ -235,7 +254,10 @@ tflaccel_status gpu_executable_create(const gpu_backend *backend, const tflaccel
             "compile time: lowering and constant packing %.1f ms, buffers and constant upload "
             "%.1f ms, kernels and pipelines %.1f ms%s",
             lowered_ms, uploaded_ms - lowered_ms, kernels_ms - uploaded_ms,
-            cached ? " (with the cache's entry)" : "");
+            program_cached   ? " (the lowered program read from the cache; kernels with the "
+                               "cache's entry)"
+            : kernels_cached ? " (with the cache's entry)"
+                             : "");
   for (uint32_t i = 0; i < program->dispatch_count; ++i) {
     const gpu_dispatch *dispatch = &program->dispatches[i];
     const int32_t *params = gpu_program_params(program, i);

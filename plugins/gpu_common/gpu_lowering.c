@@ -296,13 +296,16 @@ static void attribute_dispatches(gpu_program *program, uint32_t from, uint32_t o
   if (from == program->dispatch_count && *last != UINT32_MAX) program->dispatches[*last].op_count++;
 }
 
+int32_t gpu_lowering_storage(const gpu_backend *backend, const tflaccel_compile_options *options) {
+  if (options != NULL && options->precision == TFLACCEL_PRECISION_FP16)
+    return backend->caps.has_half_math ? GPU_STORAGE_HALF_MATH : GPU_STORAGE_HALF;
+  return GPU_STORAGE_FLOAT32;
+}
+
 tflaccel_status gpu_lower_partition(const gpu_backend *backend, const tflaccel_graph_view *graph,
                                     const tflaccel_partition_desc *partition,
                                     const tflaccel_compile_options *options, gpu_program *program) {
-  int32_t storage = GPU_STORAGE_FLOAT32;
-  if (options != NULL && options->precision == TFLACCEL_PRECISION_FP16)
-    storage = backend->caps.has_half_math ? GPU_STORAGE_HALF_MATH : GPU_STORAGE_HALF;
-  gpu_program_init(program, storage);
+  gpu_program_init(program, gpu_lowering_storage(backend, options));
   /* Every op must be one the GPU layer runs: the same answer supports_op gave. */
   for (uint32_t p = 0; p < partition->op_count; ++p) {
     if (partition->ops[p] >= graph->op_count)

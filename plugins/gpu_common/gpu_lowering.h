@@ -7,6 +7,9 @@
 #include "plugins/gpu_common/gpu_program.h"
 #include "tflaccel/accelerator.h"
 
+/* The storage mode (gpu_storage_mode) a partition is lowered for. */
+int32_t gpu_lowering_storage(const gpu_backend *backend, const tflaccel_compile_options *options);
+
 /* Fills program (initialised by this call; release it with
  * gpu_program_release even on failure). */
 tflaccel_status gpu_lower_partition(const gpu_backend *backend, const tflaccel_graph_view *graph,

@@ -1,6 +1,9 @@
 /* A compiled partition, as data: the buffers it needs, the dispatches in
  * order and their parameters. It holds no API object: a backend turns it
- * into buffers and kernels (gpu_executable.h). */
+ * into buffers and kernels (gpu_executable.h). The compiled-model cache
+ * keeps it whole (gpu_program_cache.h): a field added to gpu_program,
+ * gpu_dispatch or gpu_argument is added to gpu_program_cache.c's
+ * code_program too, and the entry's version raised. */
 #ifndef TFLACCEL_GPU_COMMON_GPU_PROGRAM_H
 #define TFLACCEL_GPU_COMMON_GPU_PROGRAM_H
 

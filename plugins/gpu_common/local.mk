@@ -46,6 +46,8 @@ plugins_libgpu_common_la_SOURCES = \
 	plugins/gpu_common/gpu_profile.h \
 	plugins/gpu_common/gpu_program.c \
 	plugins/gpu_common/gpu_program.h \
+	plugins/gpu_common/gpu_program_cache.c \
+	plugins/gpu_common/gpu_program_cache.h \
 	plugins/gpu_common/gpu_slice.c \
 	plugins/gpu_common/gpu_slice.h \
 	plugins/gpu_common/gpu_options.c \

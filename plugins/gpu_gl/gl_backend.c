@@ -108,12 +108,16 @@ static tflaccel_status kernel_set_int(void *device, gpu_kernel_object *object, u
 /* Fits the preferred work group to the context's limits and makes sure of
  * the program for that work-group size (programs are built per size).
  * Queues no GL work. */
-static tflaccel_status get_program(gl_backend_device *self, gpu_kernel_object *object,
-                                   const uint32_t local[3], uint32_t group[3]) {
+static void fit_group(const gl_backend_device *self, const uint32_t local[3], uint32_t group[3]) {
   const uint64_t max_size[3] = {(uint64_t)self->max_group_size[0],
                                 (uint64_t)self->max_group_size[1],
                                 (uint64_t)self->max_group_size[2]};
   gpu_fit_work_group(local, max_size, (uint64_t)self->max_invocations, group);
+}
+
+static tflaccel_status get_program(gl_backend_device *self, gpu_kernel_object *object,
+                                   const uint32_t local[3], uint32_t group[3]) {
+  fit_group(self, local, group);
   if (object->program == 0 || memcmp(object->local, group, 3 * sizeof *group) != 0) {
     tflaccel_status status =
         gl_program_get(&self->programs, object->kernel, object->storage, group, &object->program);
@@ -165,6 +169,13 @@ static tflaccel_status sequence_create(void *device, const gpu_step *steps, uint
                   _Alignof(gpu_sequence));
   if (created == NULL)
     return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_gl: out of memory (sequence)");
+  /* Every program the sequence needs is started first, then each is
+   * waited for as its step is fitted (gl_program_prepare). */
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t group[3];
+    fit_group(self, steps[i].local, group);
+    gl_program_prepare(&self->programs, steps[i].kernel->kernel, steps[i].kernel->storage, group);
+  }
   tflaccel_status status = NULL;
   for (uint32_t i = 0; status == NULL && i < count; ++i)
     status = fit_step(self, &steps[i], &created->steps[i]);

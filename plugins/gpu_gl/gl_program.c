@@ -9,10 +9,28 @@
 #include "plugins/gpu_common/gpu_program.h"
 #include "plugins/gpu_gl/gl_error.h"
 #include "plugins/gpu_gl/gl_kernel_sources.h"
+#include "plugins/gpu_gl/gl_probe.h"
 #include "plugins/gpu_gl/gl_program.h"
 
 /* How much of a compile or link log a status message carries. */
 #define LOG_EXCERPT 1500
+
+/* GL_KHR_parallel_shader_compile, where the driver offers it: it may then
+ * compile, link and load programs on threads of its own, so that the
+ * programs issued together (a partition's binaries,
+ * gl_program_partition_begin) overlap; each one's status is asked only
+ * when it is used. */
+static void allow_parallel_compile(const tflaccel_host_services *host) {
+  if (!gl_has_extension("GL_KHR_parallel_shader_compile")) return;
+  PFNGLMAXSHADERCOMPILERTHREADSKHRPROC max_threads =
+      (PFNGLMAXSHADERCOMPILERTHREADSKHRPROC)eglGetProcAddress("glMaxShaderCompilerThreadsKHR");
+  if (max_threads == NULL) return;
+  gl_clear_errors();
+  max_threads(0xFFFFFFFFu); /* as many as the driver likes */
+  gl_clear_errors();
+  host->log(host->context, TFLACCEL_LOG_DEBUG,
+            "programs load in parallel (GL_KHR_parallel_shader_compile)");
+}
 
 tflaccel_status gl_program_set_init(const tflaccel_host_services *host, gl_program_set *set) {
   memset(set, 0, sizeof *set);
@@ -26,6 +44,7 @@ tflaccel_status gl_program_set_init(const tflaccel_host_services *host, gl_progr
                              (int)GPU_KERNEL_EXTENDED_COUNT);
   gl_program_cache_init(host, &set->cache, (const char *const *)gpu_gl_kernel_sources,
                         gpu_gl_kernel_sources_count);
+  allow_parallel_compile(host);
   return NULL;
 }
 
@@ -34,6 +53,11 @@ void gl_program_set_release(gl_program_set *set) {
   gl_program_partition_end(set, 0);
   for (uint32_t i = 0; i < set->count; ++i) glDeleteProgram(set->entries[i].program);
   if (set->entries != NULL) set->host->free(set->host->context, set->entries);
+  for (uint32_t i = 0; i < set->building_count; ++i) {
+    glDeleteProgram(set->building[i].program);
+    glDeleteShader(set->building[i].shader);
+  }
+  if (set->building != NULL) set->host->free(set->host->context, set->building);
   memset(set, 0, sizeof *set);
 }
 
@@ -56,6 +80,61 @@ static tflaccel_status build_failure(const tflaccel_host_services *host, const c
 
 static uint32_t padded(uint32_t size) { return (size + 3u) & ~3u; }
 
+/* The index of the set's program of kernel, storage and local, or -1. */
+static int32_t find_entry(const gl_program_set *set, int32_t kernel, int32_t storage,
+                          const uint32_t local[3]) {
+  for (uint32_t i = 0; i < set->count; ++i) {
+    const gl_program_entry *entry = &set->entries[i];
+    if (entry->kernel == kernel && entry->storage == storage && entry->local[0] == local[0] &&
+        entry->local[1] == local[1] && entry->local[2] == local[2])
+      return (int32_t)i;
+  }
+  return -1;
+}
+
+/* Starts loading every program of the verified entry that the set does not
+ * hold yet; the first the driver refuses at once makes the entry
+ * incomplete (its programs are compiled, and it is written again). */
+static void load_entry(gl_program_set *set) {
+  gl_program_partition *partition = &set->partition;
+  const unsigned char *body = partition->body;
+  uint32_t size = partition->body_size, header[2];
+  memcpy(header, body, sizeof header);
+  uint64_t at = sizeof header;
+  /* Each record takes at least its own bytes: no count asks for more. */
+  uint32_t most = (uint32_t)((size - at) / sizeof(gl_program_record));
+  uint32_t count = header[1] < most ? header[1] : most;
+  partition->loading =
+      set->host->alloc(set->host->context, (count ? count : 1) * sizeof *partition->loading,
+                       _Alignof(gl_program_entry));
+  if (partition->loading == NULL) {
+    partition->complete = 0;
+    return;
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    gl_program_record record;
+    if (at + sizeof record > size) break;
+    memcpy(&record, body + at, sizeof record);
+    at += sizeof record;
+    if (record.size > size - at) break;
+    if (find_entry(set, record.kernel, record.storage, record.local) < 0) {
+      GLuint program = gl_program_cache_load(&set->cache, record.format, body + at, record.size);
+      if (program == 0) {
+        partition->complete = 0;
+        return;
+      }
+      gl_program_entry *loading = &partition->loading[partition->loading_count++];
+      *loading = (gl_program_entry){
+          .kernel = record.kernel, .storage = record.storage, .program = program};
+      memcpy(loading->local, record.local, sizeof loading->local);
+    }
+    at += padded(record.size);
+  }
+  set->host->log(set->host->context, TFLACCEL_LOG_DEBUG,
+                 "program cache: loading %u of the entry's %u programs", partition->loading_count,
+                 count);
+}
+
 void gl_program_partition_begin(gl_program_set *set, gpu_disk_cache_key_builder *builder,
                                 const tflaccel_compile_options *options) {
   gl_program_partition *partition = &set->partition;
@@ -74,32 +153,29 @@ void gl_program_partition_begin(gl_program_set *set, gpu_disk_cache_key_builder 
     uint32_t header[2] = {0, 0};
     if (size >= sizeof header) memcpy(header, body, sizeof header);
     partition->complete = header[0] == ENTRY_MAGIC;
+    if (partition->complete) load_entry(set);
   }
 }
 
-/* The program from the entry's record for kernel, storage and local, or
- * 0 (none there, or the driver refused it: the entry is then rewritten). */
+/* The entry's program for kernel, storage and local, once linked, or 0
+ * (none there, or the driver refused it: the entry is then rewritten). */
 static GLuint from_entry(gl_program_set *set, int32_t kernel, int32_t storage,
                          const uint32_t local[3]) {
   gl_program_partition *partition = &set->partition;
   if (!partition->active || !partition->complete) return 0;
-  const unsigned char *body = partition->body;
-  uint32_t size = partition->body_size, header[2];
-  memcpy(header, body, sizeof header);
-  uint64_t at = sizeof header;
-  for (uint32_t i = 0; i < header[1]; ++i) {
-    gl_program_record record;
-    if (at + sizeof record > size) break;
-    memcpy(&record, body + at, sizeof record);
-    at += sizeof record;
-    if (record.size > size - at) break;
-    if (record.kernel == kernel && record.storage == storage && record.local[0] == local[0] &&
-        record.local[1] == local[1] && record.local[2] == local[2]) {
-      GLuint program = gl_program_cache_link(&set->cache, record.format, body + at, record.size);
-      if (program == 0) partition->complete = 0;
+  for (uint32_t i = 0; i < partition->loading_count; ++i) {
+    gl_program_entry *loading = &partition->loading[i];
+    if (loading->program != 0 && loading->kernel == kernel && loading->storage == storage &&
+        loading->local[0] == local[0] && loading->local[1] == local[1] &&
+        loading->local[2] == local[2]) {
+      GLuint program = loading->program;
+      loading->program = 0;
+      if (!gl_program_cache_linked(&set->cache, program)) {
+        partition->complete = 0;
+        return 0;
+      }
       return program;
     }
-    at += padded(record.size);
   }
   partition->complete = 0;
   return 0;
@@ -166,12 +242,21 @@ void gl_program_partition_end(gl_program_set *set, int32_t compiled) {
   if (partition->active && compiled && !partition->complete) write_entry(set);
   if (partition->body != NULL) set->host->free(set->host->context, partition->body);
   if (partition->used != NULL) set->host->free(set->host->context, partition->used);
+  /* Programs of the entry that no dispatch asked for. */
+  for (uint32_t i = 0; i < partition->loading_count; ++i)
+    if (partition->loading[i].program != 0) glDeleteProgram(partition->loading[i].program);
+  if (partition->loading != NULL) set->host->free(set->host->context, partition->loading);
   memset(partition, 0, sizeof *partition);
 }
 
-static tflaccel_status build(gl_program_set *set, int32_t kernel, int32_t storage,
-                             const uint32_t local[3], GLuint *built) {
+/* Starts building kernel's program for storage and local from source:
+ * compiled and linked, no status asked (so that the driver may build
+ * several side by side). *shader and *program are 0 when GL could not
+ * even make them (status: why). */
+static tflaccel_status issue_build(gl_program_set *set, int32_t kernel, int32_t storage,
+                                   const uint32_t local[3], GLuint *shader, GLuint *program) {
   const tflaccel_host_services *host = set->host;
+  *shader = *program = 0;
   char header[256];
   snprintf(header, sizeof header,
            "%slayout(local_size_x = %u, local_size_y = %u, local_size_z = %u) in;\n",
@@ -183,36 +268,47 @@ static tflaccel_status build(gl_program_set *set, int32_t kernel, int32_t storag
       gpu_gl_kernel_sources[GL_KERNEL_SOURCE_COMMON],
       gpu_gl_kernel_sources[GL_KERNEL_SOURCE_FIRST_KERNEL + kernel],
   };
-  *built = from_entry(set, kernel, storage, local);
-  if (*built != 0) return NULL;
-  char log[LOG_EXCERPT + 1] = "";
   gl_clear_errors();
-  GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
-  if (shader == 0) {
+  GLuint made = glCreateShader(GL_COMPUTE_SHADER);
+  if (made == 0) {
     tflaccel_status status = gl_check_error(host, "glCreateShader(GL_COMPUTE_SHADER)");
     return status != NULL ? status
                           : host->status_make(TFLACCEL_BACKEND_ERROR, "glCreateShader gave 0");
   }
-  glShaderSource(shader, 4, sources, NULL);
-  glCompileShader(shader);
-  GLint compiled = GL_FALSE;
-  glGetShaderiv(shader, GL_COMPILE_STATUS, &compiled);
-  if (!compiled) {
-    glGetShaderInfoLog(shader, sizeof log, NULL, log);
-    glDeleteShader(shader);
-    return build_failure(host, "compiling", kernel, log);
-  }
-  GLuint program = glCreateProgram();
-  if (program == 0) {
-    glDeleteShader(shader);
+  glShaderSource(made, 4, sources, NULL);
+  glCompileShader(made);
+  GLuint linked = glCreateProgram();
+  if (linked == 0) {
+    glDeleteShader(made);
     tflaccel_status status = gl_check_error(host, "glCreateProgram");
     return status != NULL ? status
                           : host->status_make(TFLACCEL_BACKEND_ERROR, "glCreateProgram gave 0");
   }
-  glAttachShader(program, shader);
-  gl_program_cache_before_link(&set->cache, program);
-  glLinkProgram(program);
-  /* The program keeps what it needs: the shader can go at once. */
+  glAttachShader(linked, made);
+  gl_program_cache_before_link(&set->cache, linked);
+  glLinkProgram(linked);
+  *shader = made;
+  *program = linked;
+  return NULL;
+}
+
+/* Waits for a build issue_build started: *built is the program, or the
+ * status says why it failed (the compile or link log). Either way the
+ * shader is gone. */
+static tflaccel_status finish_build(gl_program_set *set, int32_t kernel, GLuint shader,
+                                    GLuint program, GLuint *built) {
+  const tflaccel_host_services *host = set->host;
+  *built = 0;
+  char log[LOG_EXCERPT + 1] = "";
+  GLint compiled = GL_FALSE;
+  glGetShaderiv(shader, GL_COMPILE_STATUS, &compiled);
+  if (!compiled) {
+    glGetShaderInfoLog(shader, sizeof log, NULL, log);
+    glDeleteProgram(program);
+    glDeleteShader(shader);
+    return build_failure(host, "compiling", kernel, log);
+  }
+  /* The program keeps what it needs: the shader can go. */
   glDetachShader(program, shader);
   glDeleteShader(shader);
   GLint linked = GL_FALSE;
@@ -232,6 +328,78 @@ static tflaccel_status build(gl_program_set *set, int32_t kernel, int32_t storag
   return NULL;
 }
 
+/* The index of the build gl_program_prepare started for kernel, storage
+ * and local, or -1. */
+static int32_t find_building(const gl_program_set *set, int32_t kernel, int32_t storage,
+                             const uint32_t local[3]) {
+  for (uint32_t i = 0; i < set->building_count; ++i) {
+    const gl_program_build *building = &set->building[i];
+    if (building->kernel == kernel && building->storage == storage &&
+        building->local[0] == local[0] && building->local[1] == local[1] &&
+        building->local[2] == local[2])
+      return (int32_t)i;
+  }
+  return -1;
+}
+
+/* Whether the partition's entry is loading that program. */
+static int entry_loading(const gl_program_set *set, int32_t kernel, int32_t storage,
+                         const uint32_t local[3]) {
+  const gl_program_partition *partition = &set->partition;
+  if (!partition->active || !partition->complete) return 0;
+  for (uint32_t i = 0; i < partition->loading_count; ++i) {
+    const gl_program_entry *loading = &partition->loading[i];
+    if (loading->program != 0 && loading->kernel == kernel && loading->storage == storage &&
+        loading->local[0] == local[0] && loading->local[1] == local[1] &&
+        loading->local[2] == local[2])
+      return 1;
+  }
+  return 0;
+}
+
+void gl_program_prepare(gl_program_set *set, int32_t kernel, int32_t storage,
+                        const uint32_t local[3]) {
+  if (kernel < 0 || kernel >= GPU_KERNEL_EXTENDED_COUNT ||
+      (storage != GPU_STORAGE_FLOAT32 && storage != GPU_STORAGE_HALF))
+    return; /* gl_program_get says what is wrong */
+  if (find_entry(set, kernel, storage, local) >= 0 || entry_loading(set, kernel, storage, local) ||
+      find_building(set, kernel, storage, local) >= 0)
+    return;
+  if (!gpu_array_reserve(set->host, (void **)&set->building, &set->building_capacity,
+                         set->building_count + 1, sizeof *set->building,
+                         _Alignof(gl_program_build)))
+    return; /* built when asked for */
+  GLuint shader = 0, program = 0;
+  tflaccel_status status = issue_build(set, kernel, storage, local, &shader, &program);
+  if (status != NULL) {
+    set->host->status_free(status); /* met again when asked for */
+    return;
+  }
+  gl_program_build *building = &set->building[set->building_count++];
+  *building = (gl_program_build){
+      .kernel = kernel, .storage = storage, .shader = shader, .program = program};
+  memcpy(building->local, local, sizeof building->local);
+}
+
+/* Kernel's program for storage and local: from the partition's entry, else
+ * the build gl_program_prepare started, else built now. */
+static tflaccel_status build(gl_program_set *set, int32_t kernel, int32_t storage,
+                             const uint32_t local[3], GLuint *built) {
+  *built = from_entry(set, kernel, storage, local);
+  if (*built != 0) return NULL;
+  int32_t started = find_building(set, kernel, storage, local);
+  GLuint shader = 0, program = 0;
+  if (started >= 0) {
+    shader = set->building[started].shader;
+    program = set->building[started].program;
+    set->building[started] = set->building[--set->building_count];
+  } else {
+    tflaccel_status status = issue_build(set, kernel, storage, local, &shader, &program);
+    if (status != NULL) return status;
+  }
+  return finish_build(set, kernel, shader, program, built);
+}
+
 tflaccel_status gl_program_get(gl_program_set *set, int32_t kernel, int32_t storage,
                                const uint32_t local[3], GLuint *program) {
   const tflaccel_host_services *host = set->host;
@@ -242,14 +410,11 @@ tflaccel_status gl_program_get(gl_program_set *set, int32_t kernel, int32_t stor
     return host->status_make(TFLACCEL_INTERNAL,
                              "gpu_gl: storage mode %d (GLES has no half arithmetic switch)",
                              (int)storage);
-  for (uint32_t i = 0; i < set->count; ++i) {
-    const gl_program_entry *entry = &set->entries[i];
-    if (entry->kernel == kernel && entry->storage == storage && entry->local[0] == local[0] &&
-        entry->local[1] == local[1] && entry->local[2] == local[2]) {
-      *program = entry->program;
-      partition_uses(set, i);
-      return NULL;
-    }
+  int32_t found = find_entry(set, kernel, storage, local);
+  if (found >= 0) {
+    *program = set->entries[found].program;
+    partition_uses(set, (uint32_t)found);
+    return NULL;
   }
   if (!gpu_array_reserve(host, (void **)&set->entries, &set->capacity, set->count + 1,
                          sizeof *set->entries, _Alignof(gl_program_entry)))

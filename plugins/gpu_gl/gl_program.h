@@ -27,14 +27,29 @@ typedef struct gl_program_partition {
   gpu_disk_cache_key key;
   unsigned char *body; /* the verified entry's records, host->alloc'ed */
   uint32_t body_size;
+  /* Its programs the set does not hold yet, all loaded at _begin (link
+   * status not asked) so that the driver can load them side by side;
+   * program 0 once taken (or refused). host->alloc'ed. */
+  gl_program_entry *loading;
+  uint32_t loading_count;
   uint32_t *used; /* the programs (indices of entries) its dispatches use */
   uint32_t used_count, used_capacity;
 } gl_program_partition;
+
+/* A program being built from source (gl_program_prepare): compiled and
+ * linked, its status not asked yet. */
+typedef struct gl_program_build {
+  int32_t kernel, storage;
+  uint32_t local[3];
+  GLuint shader, program;
+} gl_program_build;
 
 typedef struct gl_program_set {
   const tflaccel_host_services *host;
   gl_program_entry *entries; /* host->alloc'ed */
   uint32_t count, capacity;
+  gl_program_build *building; /* host->alloc'ed */
+  uint32_t building_count, building_capacity;
   gl_program_cache cache; /* linked programs on disk, when the host allows */
   gl_program_partition partition;
   gpu_fault *fault;       /* the device's fault hook (gpu_fault.h); NULL: none */
@@ -52,6 +67,14 @@ void gl_program_partition_begin(gl_program_set *set, gpu_disk_cache_key_builder 
 /* Writes the entry (every program the partition used) when it was missing,
  * unusable or lacked one, and compiled is 1; then forgets it. */
 void gl_program_partition_end(gl_program_set *set, int32_t compiled);
+
+/* Starts building the program gl_program_get will be asked for, unless
+ * the set has it or the partition's entry is loading it: called for every
+ * program a sequence needs before the first gl_program_get, it lets a
+ * driver with threads of its own (GL_KHR_parallel_shader_compile) build
+ * them side by side. Any failure shows when the program is asked for. */
+void gl_program_prepare(gl_program_set *set, int32_t kernel, int32_t storage,
+                        const uint32_t local[3]);
 
 /* The program of kernel for storage (gpu_storage_mode: float32 or half
  * storage) and a work group of local[3] items. */

@@ -31,7 +31,12 @@ void gl_program_cache_init(const tflaccel_host_services *host, gl_program_cache 
   cache->enabled = 1;
 }
 
-GLuint gl_program_cache_link(const gl_program_cache *cache, uint32_t format, const void *binary,
+static void log_refused(const gl_program_cache *cache) {
+  cache->disk.host->log(cache->disk.host->context, TFLACCEL_LOG_INFO,
+                        "program cache: the driver refused a verified binary; compiling it");
+}
+
+GLuint gl_program_cache_load(const gl_program_cache *cache, uint32_t format, const void *binary,
                              uint32_t size) {
   if (!cache->enabled) return 0;
   gl_clear_errors();
@@ -39,19 +44,29 @@ GLuint gl_program_cache_link(const gl_program_cache *cache, uint32_t format, con
   if (program != 0) {
     glProgramParameteri(program, GL_PROGRAM_BINARY_RETRIEVABLE_HINT, GL_TRUE);
     glProgramBinary(program, (GLenum)format, binary, (GLsizei)size);
-    GLint linked = GL_FALSE;
-    glGetProgramiv(program, GL_LINK_STATUS, &linked);
-    /* The driver refuses binaries of another version or build. */
-    if (glGetError() != GL_NO_ERROR || !linked) {
+    /* An unknown format is refused at once (GL_INVALID_ENUM). */
+    if (glGetError() != GL_NO_ERROR) {
       glDeleteProgram(program);
       program = 0;
     }
   }
   gl_clear_errors();
-  if (program == 0)
-    cache->disk.host->log(cache->disk.host->context, TFLACCEL_LOG_INFO,
-                          "program cache: the driver refused a verified binary; compiling it");
+  if (program == 0) log_refused(cache);
   return program;
+}
+
+int gl_program_cache_linked(const gl_program_cache *cache, GLuint program) {
+  gl_clear_errors();
+  GLint linked = GL_FALSE;
+  glGetProgramiv(program, GL_LINK_STATUS, &linked);
+  /* The driver refuses binaries of another version or build. */
+  if (glGetError() != GL_NO_ERROR || !linked) {
+    glDeleteProgram(program);
+    gl_clear_errors();
+    log_refused(cache);
+    return 0;
+  }
+  return 1;
 }
 
 void gl_program_cache_before_link(const gl_program_cache *cache, GLuint program) {

@@ -38,9 +38,17 @@ typedef struct gl_program_cache {
 void gl_program_cache_init(const tflaccel_host_services *host, gl_program_cache *cache,
                            const char *const *sources, uint32_t count);
 
-/* A program linked from a binary, or 0 when the driver refuses it. */
-GLuint gl_program_cache_link(const gl_program_cache *cache, uint32_t format, const void *binary,
+/* A program being loaded from a binary (glProgramBinary issued, its link
+ * status not asked, so that a driver loading on threads of its own
+ * overlaps a partition's binaries), or 0 when the driver refused it at
+ * once. gl_program_cache_linked says whether it worked. */
+GLuint gl_program_cache_load(const gl_program_cache *cache, uint32_t format, const void *binary,
                              uint32_t size);
+
+/* Whether program (from gl_program_cache_load) linked; when not, it is
+ * deleted and 0 returned (logged at INFO: compiled again). Waits for the
+ * driver when it still loads it. */
+int gl_program_cache_linked(const gl_program_cache *cache, GLuint program);
 
 /* Before linking a program the cache may store: asks the driver to keep
  * its binary retrievable. */

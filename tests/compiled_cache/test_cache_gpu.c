@@ -1,14 +1,17 @@
 /* The compiled-model cache of CACHE_TEST_ACCELERATOR (gpu_cl, gpu_vk or
  * gpu_gl) on a real model (tests/data's hand_recrop): a cold run fills a
- * private cache (directory 0700, entries 0600) with one entry per
- * partition the plugin compiled, each naming the model (its token's first
- * characters and file name), and matches the TFLite references; a warm run
- * gives the same outputs bit for bit. `tflaccel bench` with an
+ * private cache (directory 0700, entries 0600) with two entries per
+ * partition the plugin compiled (the lowered program, and the backend's
+ * kernels), each naming the model (its token's first characters and file
+ * name), and matches the TFLite references; a warm run reads them,
+ * lowers nothing and gives the same outputs bit for bit. `tflaccel bench` with an
  * application's token (--delegate_serialize_token) writes entries of its
- * own, named by that token. Then one entry at a time is damaged (a flipped
- * body byte: on PoCL such a binary used to crash the driver), truncated,
- * swapped for the application token's valid entry, re-keyed as a stale
- * driver's, replaced by a symlink to a valid copy, or by a FIFO: each run
+ * own, named by that token. Then one entry at a time, a kernels entry then
+ * a program entry, is damaged (a flipped body byte: on PoCL such a binary
+ * used to crash the driver), truncated, swapped for the application
+ * token's valid entry, re-keyed as a stale driver's, replaced by a symlink
+ * to a valid copy, or by a FIFO, and a program entry is cut short and
+ * sealed again (its checksum and key pass, its content does not): each run
  * must report the entry
  * as ignored at INFO, never block, give the same outputs bit for bit, and
  * leave a verified regular entry in its place (the symlink's target
@@ -31,6 +34,7 @@
 #include "core/cache/cache_directory.h"
 #include "core/cache/cache_entry.h"
 #include "core/cache/cache_file.h"
+#include "plugins/gpu_common/gpu_program_cache.h"
 #include "tests/support/json.h"
 #include "tests/support/model_compare.h"
 #include "tests/support/test_util.h"
@@ -155,9 +159,10 @@ static void write_whole(const char *path, const void *bytes, size_t size) {
 
 /* Every entry of the plugin is a private regular file, intact, built for
  * the key its name says; returns how many there are, and how many name
- * the model as model_prefix does (NULL: not counted). */
+ * the model as model_prefix does (NULL: not counted); *programs (when not
+ * NULL): how many hold a lowered program. */
 static uint32_t check_entries_of(const char *cache_dir, const char *model_prefix,
-                                 uint32_t *of_model) {
+                                 uint32_t *of_model, uint32_t *programs) {
   struct stat info;
   ck_assert_int_eq(stat(cache_dir, &info), 0);
   ck_assert_uint_eq(info.st_mode & 077, 0);
@@ -184,6 +189,7 @@ static uint32_t check_entries_of(const char *cache_dir, const char *model_prefix
                   entries[i].name);
     if (model_prefix != NULL && !strncmp(header->model, model_prefix, strlen(model_prefix)))
       ++*of_model;
+    if (programs != NULL && strcmp(header->label, GPU_PROGRAM_CACHE_LABEL) == 0) ++*programs;
     free(bytes);
   }
   free(entries);
@@ -191,7 +197,7 @@ static uint32_t check_entries_of(const char *cache_dir, const char *model_prefix
 }
 
 static uint32_t check_entries(const char *cache_dir) {
-  return check_entries_of(cache_dir, NULL, NULL);
+  return check_entries_of(cache_dir, NULL, NULL, NULL);
 }
 
 /* What the core names the model by in entries: the first 16 hex digits
@@ -217,14 +223,17 @@ static uint32_t partitions_in_log(const char *log) {
 }
 
 /* An entry of the model's own token (first by name) and one of the
- * application's token, APP_TOKEN. */
-static void pick_entries(const char *cache_dir, char *first, char *second, size_t size) {
+ * application's token, APP_TOKEN, both lowered programs (program 1) or
+ * both the backend's (0). */
+static void pick_entries(const char *cache_dir, int program, char *first, char *second,
+                         size_t size) {
   cache_directory_entry *entries = NULL;
   uint32_t count = 0;
   ck_assert_int_eq(cache_directory_list(cache_dir, &entries, &count), 0);
   first[0] = second[0] = '\0';
   for (uint32_t i = 0; i < count; ++i) {
     if (strcmp(entries[i].owner, CACHE_TEST_ACCELERATOR) != 0) continue;
+    if ((strcmp(entries[i].label, GPU_PROGRAM_CACHE_LABEL) == 0) != program) continue;
     if (!strncmp(entries[i].model, APP_TOKEN, strlen(APP_TOKEN))) {
       if (second[0] == '\0') snprintf(second, size, "%s", entries[i].name);
     } else if (first[0] == '\0' || strcmp(entries[i].name, first) < 0) {
@@ -244,12 +253,15 @@ typedef enum damage {
   STALE_DRIVER,
   SYMLINK,
   FIFO,
+  /* Program entries only: a whole entry for this key whose content is not
+   * a whole program. */
+  RESEALED_SHORT,
   DAMAGE_COUNT
 } damage;
 
 static const char *const damage_names[DAMAGE_COUNT] = {
     "a flipped body byte", "truncated", "another model's valid entry", "a stale driver's entry",
-    "a symlink", "a FIFO"};
+    "a symlink", "a FIFO", "a program cut short and sealed again"};
 
 static void apply_damage(damage kind, const char *scratch, const char *cache_dir,
                          const char *name, const char *other, char *symlink_target,
@@ -300,6 +312,16 @@ static void apply_damage(damage kind, const char *scratch, const char *cache_dir
     ck_assert_int_eq(unlink(path), 0);
     ck_assert_int_eq(mkfifo(path, 0600), 0);
     break;
+  case RESEALED_SHORT: {
+    cache_entry_header old, header;
+    memcpy(&old, bytes, sizeof old);
+    size_t body = (size - sizeof old) / 2;
+    cache_entry_header_make(&header, old.key, old.tag, old.label, old.model, bytes + sizeof old,
+                            body);
+    memcpy(bytes, &header, sizeof header);
+    write_whole(path, bytes, sizeof header + body);
+    break;
+  }
   default: ck_abort();
   }
   free(bytes);
@@ -357,16 +379,19 @@ START_TEST(cache_survives_damage_and_sharing) {
   /* One entry per partition, each naming the model. */
   char label[128];
   default_model_label(label, sizeof label);
-  uint32_t of_model = 0;
-  uint32_t entries = check_entries_of(cache_dir, label, &of_model);
+  uint32_t of_model = 0, programs = 0;
+  uint32_t entries = check_entries_of(cache_dir, label, &of_model, &programs);
   ck_assert_uint_ge(partitions, 1);
-  ck_assert_uint_eq(entries, partitions);
-  ck_assert_uint_eq(of_model, partitions);
+  ck_assert_uint_eq(entries, 2 * partitions);
+  ck_assert_uint_eq(programs, partitions);
+  ck_assert_uint_eq(of_model, 2 * partitions);
 
   log = run_model(scratch, cache_dir, &outputs);
   ck_assert_msg(strstr(log, "ignored") == NULL, "the warm run ignored an entry");
   ck_assert_msg(strstr(log, "cache: read ") != NULL, "the warm run read no entry");
   ck_assert_msg(strstr(log, "cache: wrote ") == NULL, "the warm run wrote an entry again");
+  ck_assert_msg(strstr(log, "the lowered program read from the cache") != NULL,
+                "the warm run lowered a partition again");
   free(log);
   assert_same_outputs(&cold, &outputs, "warm");
   model_outputs_free(&outputs);
@@ -375,24 +400,27 @@ START_TEST(cache_survives_damage_and_sharing) {
    * run with it adds none. */
   bench_with_token(cache_dir);
   of_model = 0;
-  ck_assert_uint_eq(check_entries_of(cache_dir, APP_TOKEN " " MODEL_NAME ".tflite", &of_model),
-                    2 * entries);
+  ck_assert_uint_eq(
+      check_entries_of(cache_dir, APP_TOKEN " " MODEL_NAME ".tflite", &of_model, NULL),
+      2 * entries);
   ck_assert_uint_eq(of_model, entries);
   bench_with_token(cache_dir);
   ck_assert_uint_eq(check_entries(cache_dir), 2 * entries);
   entries *= 2;
 
-  for (int kind = 0; kind < DAMAGE_COUNT; ++kind) {
+  for (int step = 0; step < 2 * DAMAGE_COUNT; ++step) {
+    int program = step >= DAMAGE_COUNT, kind = step % DAMAGE_COUNT;
+    if (kind == RESEALED_SHORT && !program) continue; /* the driver's business */
     char name[CACHE_ENTRY_NAME_SIZE], other[CACHE_ENTRY_NAME_SIZE], target[4096] = "";
-    pick_entries(cache_dir, name, other, sizeof name);
+    pick_entries(cache_dir, program, name, other, sizeof name);
     apply_damage((damage)kind, scratch, cache_dir, name, other, target, sizeof target);
     size_t target_size = 0;
     void *target_before = target[0] ? read_whole(target, &target_size) : NULL;
     log = run_model(scratch, cache_dir, &outputs);
     char expected[256];
     FORMAT_PATH(expected, "cache: %s ignored", name);
-    ck_assert_msg(strstr(log, expected) != NULL, "%s: no INFO line '%s'", damage_names[kind],
-                  expected);
+    ck_assert_msg(strstr(log, expected) != NULL, "%s%s: no INFO line '%s'", damage_names[kind],
+                  program ? " (program entry)" : "", expected);
     free(log);
     assert_same_outputs(&cold, &outputs, damage_names[kind]);
     model_outputs_free(&outputs);
@@ -430,7 +458,7 @@ START_TEST(cache_survives_damage_and_sharing) {
     assert_same_outputs(&cold, &theirs, "tflaccel run");
     model_outputs_free(&theirs);
   }
-  ck_assert_uint_eq(check_entries(shared), partitions);
+  ck_assert_uint_eq(check_entries(shared), 2 * partitions);
   model_outputs_free(&cold);
   test_remove_tree(scratch);
   free(scratch);

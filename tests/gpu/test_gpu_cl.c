@@ -331,9 +331,9 @@ static void check_on_new_device(gpu_test_plugin *test) {
   device->vtable->destroy(device);
 }
 
-/* One entry for the partition (the fp32 program's binary), left untouched
- * once loaded (gpu_test_cache_check). */
-START_TEST(programs_are_cached_on_disk) { gpu_test_cache_check("gpu_cl-", 1, 1, check_on_new_device); }
+/* Two entries for the partition (its lowered program, and the fp32 OpenCL
+ * program's binary), left untouched once loaded (gpu_test_cache_check). */
+START_TEST(programs_are_cached_on_disk) { gpu_test_cache_check("gpu_cl-", 2, 1, check_on_new_device); }
 END_TEST
 
 int main(void) {

@@ -254,11 +254,11 @@ static void check_on_new_device(gpu_test_plugin *test) {
   device->vtable->destroy(device);
 }
 
-/* One entry for the partition, the pipeline cache its pipelines were built
- * through (written again when the driver's data grew: gpu_test_cache_check
- * does not ask either way). */
+/* Two entries for the partition, its lowered program and the pipeline
+ * cache its pipelines were built through (written again when the driver's
+ * data grew: gpu_test_cache_check does not ask either way). */
 START_TEST(pipelines_are_cached_on_disk) {
-  gpu_test_cache_check("gpu_vk-", 1, 0, check_on_new_device);
+  gpu_test_cache_check("gpu_vk-", 2, 0, check_on_new_device);
 }
 END_TEST
 
