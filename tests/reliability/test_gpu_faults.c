@@ -537,6 +537,10 @@ int main(void) {
   const char *sweep = getenv("TFLACCEL_GPU_FAULT_SWEEP");
   sweep_all = sweep != NULL && strcmp(sweep, "all") == 0;
   unsetenv("TFLACCEL_GPU_FAULT");
+  /* Every child compiles from source: with the compiled-model cache, a warm
+   * child would make other API calls (a program from its binary) than the
+   * listing child counted, and the verdicts would name the wrong call. */
+  setenv("TFLACCEL_CACHE", "off", 1);
   int any = 0;
   const char *only = getenv("TFLACCEL_GPU_FAULT_PLUGINS");
   for (size_t p = 0; p < PLUGIN_COUNT; ++p) {
