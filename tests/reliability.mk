@@ -87,7 +87,8 @@ print-leak-checked-tests:
 #   make check TESTS='...' LOG_COMPILER=$(srcdir)/tests/sanitizers/keep_drivers_loaded.sh
 GPU_LEAK_UNCHECKED_TESTS = tests/gpu/test_vk_validation
 GPU_LEAK_CHECKED_TESTS = $(filter-out $(GPU_LEAK_UNCHECKED_TESTS),\
-	$(filter tests/gpu/% tests/reliability/test_gpu_faults tests/compiled_cache/test_cache_gpu_%,$(TESTS)))
+	$(filter tests/gpu/% tests/reliability/test_gpu_faults tests/compiled_cache/test_cache_gpu_% \
+	tests/runtime/test_native_events_%,$(TESTS)))
 print-gpu-leak-checked-tests:
 	@echo $(GPU_LEAK_CHECKED_TESTS)
 print-gpu-leak-unchecked-tests:
