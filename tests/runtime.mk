@@ -57,6 +57,19 @@ tests_runtime_test_native_events_cl_CFLAGS = $(TEST_C_FLAGS) $(OPENCL_CFLAGS)
 tests_runtime_test_native_events_cl_LDADD = libtflaccel.la $(CHECK_LIBS) $(OPENCL_LIBS)
 endif
 
+# gpu_vk's native events: queued runs export VkFences (also with mirrored
+# buffers), an application's VkFence gates a run.
+if BUILD_VULKAN
+check_PROGRAMS += tests/runtime/test_native_events_vk
+TESTS += tests/runtime/test_native_events_vk
+tests_runtime_test_native_events_vk_SOURCES = tests/runtime/test_native_events_vk.c \
+	tests/runtime/device_buffer_fixture.c tests/runtime/device_buffer_fixture.h \
+	tests/support/test_util.c tests/support/test_util.h
+tests_runtime_test_native_events_vk_CPPFLAGS = $(TEST_CPP_FLAGS)
+tests_runtime_test_native_events_vk_CFLAGS = $(TEST_C_FLAGS) $(VULKAN_CFLAGS)
+tests_runtime_test_native_events_vk_LDADD = libtflaccel.la $(CHECK_LIBS) $(VULKAN_LIBS)
+endif
+
 # Asynchronous runs queued from several threads, their events waited on
 # another (also run by check-threads, under ThreadSanitizer).
 check_PROGRAMS += tests/runtime/test_async_threads
