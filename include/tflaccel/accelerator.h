@@ -29,6 +29,8 @@
  *   - A non-NULL tflaccel_status returned by a plugin is made with the host's
  *     status_make service and is owned by the caller, which frees it.
  *   - Teardown order: executables -> buffers and events -> devices -> shutdown.
+ *     Work an execute queued (ABI 1.2) may still run at a destroy: the
+ *     plugin waits for it or defers the release (OpenCL and GL do).
  *     The core never dlclose()s a plugin after a successful init: drivers start
  *     threads and register exit handlers.
  *
@@ -36,8 +38,10 @@
  *   - device_count(), device_info() and supports_op() are pure and may be
  *     called from any thread at any time.
  *   - All other calls on one device are externally synchronized by the core
- *     (never two at once on the same device), from any thread. A plugin whose
- *     API binds state to a thread (OpenGL) must route its calls itself.
+ *     (never two at once on the same device), from any thread, except
+ *     event_wait, event_query, event_native and event_destroy (ABI 1.2),
+ *     which may come from any thread at any time. A plugin whose API binds
+ *     state to a thread (OpenGL) must route its calls itself.
  */
 #ifndef TFLACCEL_ACCELERATOR_H
 #define TFLACCEL_ACCELERATOR_H
@@ -285,7 +289,8 @@ typedef struct tflaccel_device_vtable {
   /* Runs the partition. bindings name every partition input and output once.
    * With completion == NULL the call returns when results are in the buffers.
    * Otherwise (TFLACCEL_DEVICE_CAP_ASYNC devices) it may return at once and
-   * hand back an event the caller waits on and destroys. */
+   * hand back an event the caller waits on and destroys (NULL: the work
+   * finished already). */
   tflaccel_status (*execute)(tflaccel_device *device, tflaccel_executable *executable,
                              const tflaccel_binding *bindings, uint32_t binding_count,
                              tflaccel_event **completion);
