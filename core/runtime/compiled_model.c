@@ -673,10 +673,6 @@ static void count_host_copy(tflaccel_compiled_model *compiled, uint64_t bytes) {
   compiled->run_host_copy_bytes += bytes;
 }
 
-/* Uploads, executes, reads back: one locked run of calls on the device, so
- * another compiled model's partition cannot interleave with it. A binding
- * whose tensor the application gave a device buffer for (override_buffer)
- * is bound to it in place: nothing is uploaded or read back for it. */
 /* The device events partition index waits for (run_events); more than
  * RUN_MAX_DEVICE_WAITS are waited for on the CPU. */
 static tflaccel_status gather_waits(const tflaccel_compiled_model *compiled, uint32_t index,
@@ -734,6 +730,10 @@ static tflaccel_status execute_partition(tflaccel_compiled_model *compiled, uint
   return status;
 }
 
+/* Uploads, executes, reads back: one locked run of calls on the device, so
+ * another compiled model's partition cannot interleave with it. A binding
+ * whose tensor the application gave a device buffer for (override_buffer)
+ * is bound to it in place: nothing is uploaded or read back for it. */
 static tflaccel_status run_partition(tflaccel_compiled_model *compiled, uint32_t index,
                                      const run_events *events, device_event **partition_done) {
   partition_runtime *runtime = &compiled->runtimes[index];
