@@ -309,7 +309,7 @@ static tflaccel_status sequence_submit(void *device, gpu_sequence *sequence, int
   }
   *done = cl_event_wrap_handle(last);
   if (sequence->pending_entry.active) {
-    tflaccel_status status = cl_event_wait(host, self->context, *done);
+    tflaccel_status status = cl_event_wait(host, *done);
     if (status != NULL) return status;
     cl_program program = self->programs.programs[sequence->pending_entry.storage];
     if (program != NULL)
@@ -320,8 +320,7 @@ static tflaccel_status sequence_submit(void *device, gpu_sequence *sequence, int
 }
 
 static tflaccel_status event_wait(void *device, tflaccel_event *event) {
-  cl_backend_device *self = self_of(device);
-  return cl_event_wait(self->host, self->context, event);
+  return cl_event_wait(self_of(device)->host, event);
 }
 
 static tflaccel_status event_query(void *device, tflaccel_event *event, int32_t *signalled) {

@@ -5,11 +5,11 @@
 #include "plugins/gpu_cl/cl_event.h"
 #include "plugins/gpu_common/gpu_native_event.h"
 
-tflaccel_status cl_event_wait(const tflaccel_host_services *host, cl_device_context *context,
-                              tflaccel_event *event) {
+/* No fault hook here: its counter belongs to the device's serialized
+ * calls, and this one comes from any thread. */
+tflaccel_status cl_event_wait(const tflaccel_host_services *host, tflaccel_event *event) {
   cl_event native = cl_event_of(event);
-  cl_int error = cl_fault(context->fault, "clWaitForEvents", GPU_FAULT_LOST);
-  if (error == CL_SUCCESS) error = clWaitForEvents(1, &native);
+  cl_int error = clWaitForEvents(1, &native);
   if (error == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
     /* The command failed: its execution status holds why. */
     cl_int execution = 0;

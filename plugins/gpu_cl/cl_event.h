@@ -14,8 +14,7 @@ static inline tflaccel_event *cl_event_wrap_handle(cl_event event) {
   return (tflaccel_event *)(void *)event;
 }
 
-tflaccel_status cl_event_wait(const tflaccel_host_services *host, cl_device_context *context,
-                              tflaccel_event *event);
+tflaccel_status cl_event_wait(const tflaccel_host_services *host, tflaccel_event *event);
 tflaccel_status cl_event_query(const tflaccel_host_services *host, tflaccel_event *event,
                                int32_t *signalled);
 void cl_event_release(const tflaccel_host_services *host, tflaccel_event *event);
