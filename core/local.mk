@@ -28,6 +28,9 @@ libtflaccel_core_la_SOURCES = \
 	core/runtime/graph_info.c \
 	core/runtime/tensor_buffer.c \
 	core/runtime/tensor_event.c \
+	core/runtime/device_event.c \
+	core/runtime/device_event.h \
+	core/runtime/native_event.c \
 	core/runtime/tensor_event.h \
 	core/runtime/device_io.c \
 	core/runtime/async_run.c \

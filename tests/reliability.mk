@@ -89,7 +89,7 @@ print-leak-checked-tests:
 GPU_LEAK_UNCHECKED_TESTS = tests/gpu/test_vk_validation
 GPU_LEAK_CHECKED_TESTS = $(filter-out $(GPU_LEAK_UNCHECKED_TESTS),\
 	$(filter tests/gpu/% tests/reliability/test_gpu_faults tests/compiled_cache/test_cache_gpu_% \
-	examples/%_pipeline,$(TESTS)))
+	examples/%_pipeline tests/runtime/test_native_events_%,$(TESTS)))
 print-gpu-leak-checked-tests:
 	@echo $(GPU_LEAK_CHECKED_TESTS)
 print-gpu-leak-unchecked-tests:

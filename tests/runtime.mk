@@ -44,6 +44,45 @@ tests_runtime_test_device_buffers_cl_CFLAGS = $(TEST_C_FLAGS) $(OPENCL_CFLAGS)
 tests_runtime_test_device_buffers_cl_LDADD = libtflaccel.la $(CHECK_LIBS) $(OPENCL_LIBS)
 endif
 
+# gpu_cl's native events: queued runs export cl_events, an application's
+# user event gates a run on the device.
+if BUILD_OPENCL
+check_PROGRAMS += tests/runtime/test_native_events_cl
+TESTS += tests/runtime/test_native_events_cl
+tests_runtime_test_native_events_cl_SOURCES = tests/runtime/test_native_events_cl.c \
+	tests/runtime/device_buffer_fixture.c tests/runtime/device_buffer_fixture.h \
+	tests/support/test_util.c tests/support/test_util.h
+tests_runtime_test_native_events_cl_CPPFLAGS = $(TEST_CPP_FLAGS)
+tests_runtime_test_native_events_cl_CFLAGS = $(TEST_C_FLAGS) $(OPENCL_CFLAGS)
+tests_runtime_test_native_events_cl_LDADD = libtflaccel.la $(CHECK_LIBS) $(OPENCL_LIBS)
+endif
+
+# gpu_vk's native events: queued runs export VkFences (also with mirrored
+# buffers), an application's VkFence gates a run.
+if BUILD_VULKAN
+check_PROGRAMS += tests/runtime/test_native_events_vk
+TESTS += tests/runtime/test_native_events_vk
+tests_runtime_test_native_events_vk_SOURCES = tests/runtime/test_native_events_vk.c \
+	tests/runtime/device_buffer_fixture.c tests/runtime/device_buffer_fixture.h \
+	tests/support/test_util.c tests/support/test_util.h
+tests_runtime_test_native_events_vk_CPPFLAGS = $(TEST_CPP_FLAGS)
+tests_runtime_test_native_events_vk_CFLAGS = $(TEST_C_FLAGS) $(VULKAN_CFLAGS)
+tests_runtime_test_native_events_vk_LDADD = libtflaccel.la $(CHECK_LIBS) $(VULKAN_LIBS)
+endif
+
+# gpu_gl's native events: queued runs export GLsyncs (and EGL syncs where
+# offered), an application's GL fence gates a run.
+if BUILD_GLES
+check_PROGRAMS += tests/runtime/test_native_events_gl
+TESTS += tests/runtime/test_native_events_gl
+tests_runtime_test_native_events_gl_SOURCES = tests/runtime/test_native_events_gl.c \
+	tests/runtime/device_buffer_fixture.c tests/runtime/device_buffer_fixture.h \
+	tests/support/test_util.c tests/support/test_util.h
+tests_runtime_test_native_events_gl_CPPFLAGS = $(TEST_CPP_FLAGS)
+tests_runtime_test_native_events_gl_CFLAGS = $(TEST_C_FLAGS) $(GLES_CFLAGS)
+tests_runtime_test_native_events_gl_LDADD = libtflaccel.la $(CHECK_LIBS) $(GLES_LIBS)
+endif
+
 # Asynchronous runs queued from several threads, their events waited on
 # another (also run by check-threads, under ThreadSanitizer).
 check_PROGRAMS += tests/runtime/test_async_threads

@@ -1,8 +1,10 @@
 /* tflaccel_compiled_model_run_async: a FIFO of checked runs and one thread
  * per compiled model (started by its first queued run) that performs them
  * in order. Each queued run holds references to its inputs' events, which
- * it waits for first, and to the new events it gave its outputs, which it
- * signals with its outcome. */
+ * it waits for first (on the device that reads a device buffer when the
+ * event is that device's, else on the CPU), and to the new events it gave
+ * its outputs, which it signals with its outcome: an output whose
+ * partition was only queued on its device gets the device's event. */
 #include "config.h"
 
 #include <pthread.h>
@@ -10,6 +12,7 @@
 #include <string.h>
 
 #include "core/runtime/compiled_model.h"
+#include "core/runtime/device_event.h"
 #include "core/runtime/tensor_buffer.h"
 #include "core/runtime/tensor_event.h"
 
@@ -41,26 +44,74 @@ static void queued_run_free(queued_run *run, uint32_t buffer_count, uint32_t out
   free(run);
 }
 
+/* The device that reads (writes) buffer b of the run in place, when it
+ * can wait for events there: a device buffer bound to the one partition
+ * that reads (writes) it. */
+static tflaccel_device *waiting_device(const tflaccel_compiled_model *compiled,
+                                       const queued_run *run, uint32_t b) {
+  uint32_t inputs = compiled->graph_input_count;
+  int32_t owner =
+      b < inputs ? compiled->input_partition[b] : compiled->output_partition[b - inputs];
+  if (owner < 0 || run->buffers[b]->type == TFLACCEL_BUFFER_HOST) return NULL;
+  tflaccel_device *device = compiled->runtimes[owner].device;
+  return device_has_events(device) ? device : NULL;
+}
+
+/* Waits for buffer b's event: on the device that takes the buffer when
+ * the event is one of that device's (*on_device, a new reference), else
+ * here. */
+static tflaccel_status wait_buffer(const tflaccel_compiled_model *compiled, const queued_run *run,
+                                   uint32_t b, device_event **on_device) {
+  *on_device = NULL;
+  tflaccel_device *device = waiting_device(compiled, run, b);
+  if (device == NULL) return tflaccel_tensor_event_wait(run->waits[b]);
+  device_event *queued = NULL;
+  tflaccel_status status = tensor_event_wait_queued(run->waits[b], &queued);
+  if (status != NULL || queued == NULL) return status;
+  if (queued->device == device) {
+    *on_device = queued;
+    return NULL;
+  }
+  status = device_event_wait(queued);
+  device_event_release(queued);
+  return status;
+}
+
 static void perform(tflaccel_compiled_model *compiled, queued_run *run) {
   uint32_t inputs = compiled->graph_input_count, outputs = compiled->graph_output_count;
   tflaccel_status status = NULL;
-  for (uint32_t b = 0; b < inputs + outputs; ++b) {
+  device_event **buffer_waits = calloc(inputs + outputs + 1, sizeof *buffer_waits);
+  device_event **output_done = calloc(outputs + 1, sizeof *output_done);
+  if (buffer_waits == NULL || output_done == NULL)
+    status = tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "run_async: out of memory");
+  for (uint32_t b = 0; b < inputs + outputs && status == NULL; ++b) {
     if (run->waits[b] == NULL) continue;
-    tflaccel_status waited = tflaccel_tensor_event_wait(run->waits[b]);
+    tflaccel_status waited = wait_buffer(compiled, run, b, &buffer_waits[b]);
     /* An output's earlier event only orders the writes. */
-    if (b < inputs && status == NULL && waited != NULL)
+    if (b < inputs && waited != NULL)
       status = tflaccel_status_annotate(waited, "run_async: input %u's event", b);
     else
       tflaccel_status_free(waited);
   }
-  if (status == NULL) status = compiled_model_run_checked(compiled, run->buffers, run->buffers + inputs);
+  run_events events = {.buffer_waits = buffer_waits, .output_done = output_done};
+  if (status == NULL)
+    status = compiled_model_run_with_events(compiled, run->buffers, run->buffers + inputs, &events);
   for (uint32_t o = 0; o < outputs; ++o) {
+    if (status == NULL && output_done[o] != NULL) {
+      tensor_event_signal_on_device(run->signals[o], output_done[o]);
+      continue;
+    }
     tflaccel_status copy =
         status == NULL ? NULL
                        : tflaccel_status_make(tflaccel_status_code_of(status), "%s",
                                               tflaccel_status_message(status));
     tensor_event_signal_with(run->signals[o], copy);
   }
+  for (uint32_t b = 0; buffer_waits != NULL && b < inputs + outputs; ++b)
+    device_event_release(buffer_waits[b]);
+  for (uint32_t o = 0; output_done != NULL && o < outputs; ++o) device_event_release(output_done[o]);
+  free(buffer_waits);
+  free(output_done);
   tflaccel_status_free(status);
 }
 

@@ -16,6 +16,7 @@
 #include "core/memory/arena_planner.h"
 #include "core/graph/model.h"
 #include "core/runtime/compiled_model.h"
+#include "core/runtime/device_event.h"
 #include "core/runtime/environment.h"
 #include "core/runtime/run_profile.h"
 #include "core/runtime/tensor_buffer.h"
@@ -672,11 +673,69 @@ static void count_host_copy(tflaccel_compiled_model *compiled, uint64_t bytes) {
   compiled->run_host_copy_bytes += bytes;
 }
 
+/* The device events partition index waits for (run_events); more than
+ * RUN_MAX_DEVICE_WAITS are waited for on the CPU. */
+static tflaccel_status gather_waits(const tflaccel_compiled_model *compiled, uint32_t index,
+                                    const run_events *events, device_event *const *partition_done,
+                                    tflaccel_event **waits, uint32_t *wait_count) {
+  const partition_runtime *runtime = &compiled->runtimes[index];
+  uint32_t inputs = compiled->graph_input_count, outputs = compiled->graph_output_count;
+  *wait_count = 0;
+  for (uint32_t b = 0; b < inputs + outputs + index; ++b) {
+    const device_event *wait = NULL;
+    if (b < inputs + outputs) {
+      int32_t owner = b < inputs ? compiled->input_partition[b]
+                                 : compiled->output_partition[b - inputs];
+      if (owner == (int32_t)index) wait = events->buffer_waits[b];
+    } else {
+      wait = partition_done[b - inputs - outputs];
+    }
+    if (wait == NULL || wait->device != runtime->device) continue;
+    if (*wait_count < RUN_MAX_DEVICE_WAITS) {
+      waits[(*wait_count)++] = wait->event;
+      continue;
+    }
+    tflaccel_status status = device_event_wait(wait);
+    if (status != NULL) return status;
+  }
+  return NULL;
+}
+
+/* Executes partition index: with events on a device that has them, after
+ * its device waits, and only queued when no output is read back. */
+static tflaccel_status execute_partition(tflaccel_compiled_model *compiled, uint32_t index,
+                                         const run_events *events, device_event **partition_done) {
+  partition_runtime *runtime = &compiled->runtimes[index];
+  const tflaccel_device_vtable *vtable = runtime->device->vtable;
+  if (events == NULL || !device_has_events(runtime->device))
+    return vtable->execute(runtime->device, runtime->executable, runtime->run_bindings,
+                           runtime->binding_count, NULL);
+  tflaccel_event *waits[RUN_MAX_DEVICE_WAITS];
+  uint32_t wait_count = 0;
+  tflaccel_status status = gather_waits(compiled, index, events, partition_done, waits, &wait_count);
+  if (status != NULL) return status;
+  int queue_only = 1;
+  for (uint32_t b = runtime->input_binding_count; b < runtime->binding_count; ++b)
+    if (!runtime->stays_on_device[b] && compiled->override_buffer[runtime->bindings[b].tensor] == NULL)
+      queue_only = 0;
+  tflaccel_event *done = NULL;
+  status = vtable->execute_after(runtime->device, runtime->executable, runtime->run_bindings,
+                                 runtime->binding_count, waits, wait_count,
+                                 queue_only ? &done : NULL);
+  if (status == NULL && done != NULL) {
+    partition_done[index] = device_event_new(runtime->plugin, runtime->device, done);
+    if (partition_done[index] == NULL)
+      status = tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "out of memory (device event)");
+  }
+  return status;
+}
+
 /* Uploads, executes, reads back: one locked run of calls on the device, so
  * another compiled model's partition cannot interleave with it. A binding
  * whose tensor the application gave a device buffer for (override_buffer)
  * is bound to it in place: nothing is uploaded or read back for it. */
-static tflaccel_status run_partition(tflaccel_compiled_model *compiled, uint32_t index) {
+static tflaccel_status run_partition(tflaccel_compiled_model *compiled, uint32_t index,
+                                     const run_events *events, device_event **partition_done) {
   partition_runtime *runtime = &compiled->runtimes[index];
   const tflaccel_device_vtable *vtable = runtime->device->vtable;
   tflaccel_status status = NULL;
@@ -698,9 +757,7 @@ static tflaccel_status run_partition(tflaccel_compiled_model *compiled, uint32_t
       count_host_copy(compiled, binding->size);
     }
   }
-  if (status == NULL)
-    status = vtable->execute(runtime->device, runtime->executable, runtime->run_bindings,
-                             runtime->binding_count, NULL);
+  if (status == NULL) status = execute_partition(compiled, index, events, partition_done);
   if (!runtime->binds_host_arena) {
     for (uint32_t b = runtime->input_binding_count; b < runtime->binding_count && status == NULL; ++b) {
       const tflaccel_binding *binding = &runtime->bindings[b];
@@ -746,7 +803,8 @@ tflaccel_status compiled_model_check_run(const tflaccel_compiled_model *compiled
 
 static tflaccel_status run_partitions(tflaccel_compiled_model *compiled,
                                       tflaccel_tensor_buffer *const *inputs,
-                                      tflaccel_tensor_buffer *const *outputs) {
+                                      tflaccel_tensor_buffer *const *outputs,
+                                      const run_events *events, device_event **partition_done) {
   uint32_t input_count = compiled->graph_input_count, output_count = compiled->graph_output_count;
   for (uint32_t i = 0; i < input_count; ++i) {
     uint32_t tensor = compiled->graph_inputs[i];
@@ -766,7 +824,7 @@ static tflaccel_status run_partitions(tflaccel_compiled_model *compiled,
   compiled->profiled_run_done = 0;
   for (uint32_t p = 0; p < compiled->plan->partition_count; ++p) {
     double start_us = compiled->partition_run_us ? run_profile_now_us() : 0.0;
-    tflaccel_status status = run_partition(compiled, p);
+    tflaccel_status status = run_partition(compiled, p, events, partition_done);
     if (status != NULL) return status;
     if (compiled->partition_run_us) compiled->partition_run_us[p] = run_profile_now_us() - start_us;
   }
@@ -789,9 +847,33 @@ static tflaccel_status run_partitions(tflaccel_compiled_model *compiled,
 tflaccel_status compiled_model_run_checked(tflaccel_compiled_model *compiled,
                                            tflaccel_tensor_buffer *const *inputs,
                                            tflaccel_tensor_buffer *const *outputs) {
+  return compiled_model_run_with_events(compiled, inputs, outputs, NULL);
+}
+
+tflaccel_status compiled_model_run_with_events(tflaccel_compiled_model *compiled,
+                                               tflaccel_tensor_buffer *const *inputs,
+                                               tflaccel_tensor_buffer *const *outputs,
+                                               run_events *events) {
   compiled->run_host_copies = 0;
   compiled->run_host_copy_bytes = 0;
-  tflaccel_status status = run_partitions(compiled, inputs, outputs);
+  uint32_t partition_count = compiled->plan->partition_count;
+  device_event **partition_done = NULL;
+  if (events != NULL) {
+    partition_done = calloc(partition_count + 1, sizeof *partition_done);
+    if (partition_done == NULL)
+      return tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "run: out of memory");
+  }
+  tflaccel_status status = run_partitions(compiled, inputs, outputs, events, partition_done);
+  for (uint32_t o = 0; events != NULL && o < compiled->graph_output_count; ++o) {
+    int32_t writer = compiled->output_partition[o];
+    events->output_done[o] = status == NULL && writer >= 0 &&
+                                     outputs[o]->type != TFLACCEL_BUFFER_HOST
+                                 ? device_event_retain(partition_done[writer])
+                                 : NULL;
+  }
+  for (uint32_t p = 0; partition_done != NULL && p < partition_count; ++p)
+    device_event_release(partition_done[p]);
+  free(partition_done);
   for (uint32_t i = 0; i < compiled->graph_input_count; ++i)
     compiled->override_buffer[compiled->graph_inputs[i]] = NULL;
   for (uint32_t i = 0; i < compiled->graph_output_count; ++i)

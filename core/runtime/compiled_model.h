@@ -87,6 +87,29 @@ tflaccel_status device_io_check(const tflaccel_compiled_model *compiled, int is_
 tflaccel_status compiled_model_run_checked(tflaccel_compiled_model *compiled,
                                            tflaccel_tensor_buffer *const *inputs,
                                            tflaccel_tensor_buffer *const *outputs);
+
+/* The most device events one partition waits for on its device; the core
+ * waits for more on the CPU. */
+#define RUN_MAX_DEVICE_WAITS 16
+
+/* A queued run's events (async_run.c). A partition on a device with
+ * events (device_has_events) waits for its buffers' device events and
+ * for the earlier partitions of the run on the same device there, and,
+ * when none of its outputs is read back to host memory, is only queued. */
+typedef struct run_events {
+  /* Per graph input, then output: a device event of the device of the
+   * partition that alone reads (writes) that device buffer
+   * (input_partition, output_partition), to wait for there; or NULL. */
+  struct device_event **buffer_waits;
+  /* Out, per graph output: a new reference to the device event that ends
+   * its write when its partition was only queued; NULL: written already. */
+  struct device_event **output_done;
+} run_events;
+
+tflaccel_status compiled_model_run_with_events(tflaccel_compiled_model *compiled,
+                                               tflaccel_tensor_buffer *const *inputs,
+                                               tflaccel_tensor_buffer *const *outputs,
+                                               run_events *events);
 tflaccel_status compiled_model_check_run(const tflaccel_compiled_model *compiled,
                                          tflaccel_tensor_buffer *const *inputs,
                                          uint32_t input_count,

@@ -1,11 +1,15 @@
 /* tflaccel_tensor_event: a mutex, a condition and the outcome, shared by
- * reference count between the application, its buffers and queued runs. */
+ * reference count between the application, its buffers and queued runs.
+ * An event may stand for an event of a device (a run queued there, or the
+ * application's native object): the core signal then says the work was
+ * queued, and waiting goes on to the device's event. */
 #include "config.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "core/runtime/device_event.h"
 #include "core/runtime/tensor_buffer.h"
 #include "core/runtime/tensor_event.h"
 
@@ -14,6 +18,7 @@ struct tflaccel_tensor_event {
   pthread_cond_t signalled_cond;
   int signalled;
   tflaccel_status outcome; /* the error it was signalled with, else NULL */
+  device_event *on_device; /* set (before the signal) when a device's event ends it */
   atomic_uint references;
 };
 
@@ -51,6 +56,30 @@ int tensor_event_signal_with(tflaccel_tensor_event *event, tflaccel_status statu
   return first;
 }
 
+int tensor_event_signal_on_device(tflaccel_tensor_event *event, device_event *on_device) {
+  pthread_mutex_lock(&event->lock);
+  int first = !event->signalled;
+  if (first) {
+    event->signalled = 1;
+    event->on_device = device_event_retain(on_device);
+    pthread_cond_broadcast(&event->signalled_cond);
+  }
+  pthread_mutex_unlock(&event->lock);
+  return first;
+}
+
+tflaccel_status tensor_event_wait_queued(tflaccel_tensor_event *event, device_event **on_device) {
+  pthread_mutex_lock(&event->lock);
+  while (!event->signalled) pthread_cond_wait(&event->signalled_cond, &event->lock);
+  tflaccel_status result = NULL;
+  if (event->outcome != NULL)
+    result = tflaccel_status_make(tflaccel_status_code_of(event->outcome), "%s",
+                                  tflaccel_status_message(event->outcome));
+  *on_device = result == NULL ? device_event_retain(event->on_device) : NULL;
+  pthread_mutex_unlock(&event->lock);
+  return result;
+}
+
 tflaccel_status tflaccel_tensor_event_create(tflaccel_tensor_event **event) {
   if (event == NULL)
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "event_create: NULL argument");
@@ -70,13 +99,12 @@ tflaccel_status tflaccel_tensor_event_signal(tflaccel_tensor_event *event) {
 tflaccel_status tflaccel_tensor_event_wait(tflaccel_tensor_event *event) {
   if (event == NULL)
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "event_wait: NULL event");
-  pthread_mutex_lock(&event->lock);
-  while (!event->signalled) pthread_cond_wait(&event->signalled_cond, &event->lock);
-  tflaccel_status result = NULL;
-  if (event->outcome != NULL)
-    result = tflaccel_status_make(tflaccel_status_code_of(event->outcome), "%s",
-                                  tflaccel_status_message(event->outcome));
-  pthread_mutex_unlock(&event->lock);
+  device_event *on_device = NULL;
+  tflaccel_status result = tensor_event_wait_queued(event, &on_device);
+  if (on_device != NULL) {
+    result = device_event_wait(on_device);
+    device_event_release(on_device);
+  }
   return result;
 }
 
@@ -85,7 +113,12 @@ int32_t tflaccel_tensor_event_is_signaled(const tflaccel_tensor_event *event) {
   tflaccel_tensor_event *mutable_event = (tflaccel_tensor_event *)event;
   pthread_mutex_lock(&mutable_event->lock);
   int32_t signalled = mutable_event->signalled;
+  device_event *on_device = signalled ? device_event_retain(mutable_event->on_device) : NULL;
   pthread_mutex_unlock(&mutable_event->lock);
+  if (on_device != NULL) {
+    signalled = device_event_signalled(on_device);
+    device_event_release(on_device);
+  }
   return signalled;
 }
 
@@ -93,6 +126,7 @@ void tflaccel_tensor_event_destroy(tflaccel_tensor_event *event) {
   if (event == NULL) return;
   if (atomic_fetch_sub(&event->references, 1u) != 1u) return;
   tflaccel_status_free(event->outcome);
+  device_event_release(event->on_device);
   pthread_cond_destroy(&event->signalled_cond);
   pthread_mutex_destroy(&event->lock);
   free(event);

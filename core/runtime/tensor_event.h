@@ -5,6 +5,8 @@
 
 #include "tflaccel/tflaccel.h"
 
+struct device_event; /* device_event.h */
+
 /* A new unsignalled event with one reference, or NULL when out of memory. */
 tflaccel_tensor_event *tensor_event_new(void);
 /* Another reference to event (NULL stays NULL). */
@@ -13,6 +15,15 @@ tflaccel_tensor_event *tensor_event_retain(tflaccel_tensor_event *event);
  * success, else an error the event takes. A second signal is refused
  * (returns 0) and the status freed. */
 int tensor_event_signal_with(tflaccel_tensor_event *event, tflaccel_status status);
+
+/* Signals event as standing for on_device (a new reference), which ends
+ * it: waiting on it then waits for the device. 0 when signalled already. */
+int tensor_event_signal_on_device(tflaccel_tensor_event *event, struct device_event *on_device);
+/* Blocks until event is signalled (its run queued, not finished): the
+ * error it carries, else NULL with *on_device a new reference to the
+ * device event that ends it (NULL: it has ended). */
+tflaccel_status tensor_event_wait_queued(tflaccel_tensor_event *event,
+                                         struct device_event **on_device);
 
 /* The buffer's event, a new reference (NULL when none). */
 tflaccel_tensor_event *tensor_buffer_event(const tflaccel_tensor_buffer *buffer);

@@ -29,6 +29,8 @@
  *   - A non-NULL tflaccel_status returned by a plugin is made with the host's
  *     status_make service and is owned by the caller, which frees it.
  *   - Teardown order: executables -> buffers and events -> devices -> shutdown.
+ *     Work an execute queued (ABI 1.2) may still run at a destroy: the
+ *     plugin waits for it or defers the release (OpenCL and GL do).
  *     The core never dlclose()s a plugin after a successful init: drivers start
  *     threads and register exit handlers.
  *
@@ -36,8 +38,10 @@
  *   - device_count(), device_info() and supports_op() are pure and may be
  *     called from any thread at any time.
  *   - All other calls on one device are externally synchronized by the core
- *     (never two at once on the same device), from any thread. A plugin whose
- *     API binds state to a thread (OpenGL) must route its calls itself.
+ *     (never two at once on the same device), from any thread, except
+ *     event_wait, event_query, event_native and event_destroy (ABI 1.2),
+ *     which may come from any thread at any time. A plugin whose API binds
+ *     state to a thread (OpenGL) must route its calls itself.
  */
 #ifndef TFLACCEL_ACCELERATOR_H
 #define TFLACCEL_ACCELERATOR_H
@@ -54,7 +58,7 @@ extern "C" {
 #endif
 
 #define TFLACCEL_ABI_MAJOR 1
-#define TFLACCEL_ABI_MINOR 1
+#define TFLACCEL_ABI_MINOR 2
 #define TFLACCEL_ABI_VERSION (((uint32_t)TFLACCEL_ABI_MAJOR << 16) | TFLACCEL_ABI_MINOR)
 #define TFLACCEL_ABI_VERSION_MAJOR(v) ((uint32_t)(v) >> 16)
 #define TFLACCEL_ABI_VERSION_MINOR(v) ((uint32_t)(v)&0xFFFFu)
@@ -285,7 +289,8 @@ typedef struct tflaccel_device_vtable {
   /* Runs the partition. bindings name every partition input and output once.
    * With completion == NULL the call returns when results are in the buffers.
    * Otherwise (TFLACCEL_DEVICE_CAP_ASYNC devices) it may return at once and
-   * hand back an event the caller waits on and destroys. */
+   * hand back an event the caller waits on and destroys (NULL: the work
+   * finished already). */
   tflaccel_status (*execute)(tflaccel_device *device, tflaccel_executable *executable,
                              const tflaccel_binding *bindings, uint32_t binding_count,
                              tflaccel_event **completion);
@@ -346,6 +351,52 @@ typedef struct tflaccel_device_vtable {
    * extension the driver lacks: TFLACCEL_UNSUPPORTED naming what is missing. */
   tflaccel_status (*buffer_wrap)(tflaccel_device *device, const tflaccel_native_buffer *native,
                                  tflaccel_buffer **buffer);
+
+  /* Appended in ABI 1.2 (check with TFLACCEL_HAS_FIELD); all optional, all
+   * or none. Asynchronous runs with native sync objects.
+   *
+   * execute_after is execute that first waits, on the device, for events
+   * of this device (made by execute/execute_after or event_wrap) before
+   * it reads its inputs or writes its outputs; the caller does not wait
+   * on the CPU. The waits are borrowed. With completion != NULL it
+   * returns once the work is queued and sets *completion to an event
+   * signalled when the outputs are written (NULL when the work finished
+   * already), which the caller waits on and destroys with event_destroy;
+   * with completion NULL it returns when the outputs are written. Later
+   * calls on the device that touch the outputs (buffer_read, another
+   * execute) are ordered after the work by the plugin.
+   *
+   * Events: event_wait blocks until signalled (an error: the work failed,
+   * e.g. TFLACCEL_DEVICE_LOST); event_query sets *signalled to 1 or 0
+   * without blocking. Unlike the other calls, event_wait, event_query,
+   * event_native and event_destroy may be called from any thread while
+   * other calls on the device go on (the core waits on one thread while it
+   * queues the next run on another): the plugin makes them safe.
+   *
+   * event_native exports the native object behind an event as type (a
+   * tflaccel_native_event_type; NONE: the event's own kind). The object
+   * belongs to the event and lives until event_destroy (a sync_file fd
+   * too: dup() it to keep it). A type the device cannot give, or whose
+   * extension the driver lacks: TFLACCEL_UNSUPPORTED naming it.
+   *
+   * event_wrap makes an event of an application's native object after
+   * checking, where the API allows, that it belongs to this device
+   * (cl_event: its CL_EVENT_CONTEXT). What it keeps: a cl_event is
+   * retained and a sync_file fd dup()ed (the application keeps its own);
+   * a GLsync, EGLSyncKHR, VkFence or VkSemaphore is borrowed: the
+   * application keeps it alive until event_destroy. An unknown type, a
+   * NULL handle or another context's object: TFLACCEL_INVALID_ARGUMENT; a
+   * type the device lacks: TFLACCEL_UNSUPPORTED naming the extension. */
+  tflaccel_status (*execute_after)(tflaccel_device *device, tflaccel_executable *executable,
+                                   const tflaccel_binding *bindings, uint32_t binding_count,
+                                   tflaccel_event *const *waits, uint32_t wait_count,
+                                   tflaccel_event **completion);
+  tflaccel_status (*event_query)(tflaccel_device *device, tflaccel_event *event,
+                                 int32_t *signalled);
+  tflaccel_status (*event_native)(tflaccel_device *device, tflaccel_event *event, int32_t type,
+                                  tflaccel_native_event *native);
+  tflaccel_status (*event_wrap)(tflaccel_device *device, const tflaccel_native_event *native,
+                                tflaccel_event **event);
 } tflaccel_device_vtable;
 
 /* A plugin's device struct starts with this. */

@@ -523,8 +523,18 @@ tflaccel_status tflaccel_compiled_model_last_run_stats(
  * make it shareable); a buffer must not be locked on one thread while
  * another queues a run with it.
  *
- * Events are the core's own (a mutex and a condition), not yet a native
- * cl_event, EGLSync or VkFence: waiting on one blocks the CPU thread. */
+ * Native events: where the accelerator that writes an
+ * output can (TFLACCEL_DEVICE_CAP_ASYNC: gpu_cl), its part of the run is
+ * queued on the device and the output's event stands for the device's own
+ * sync object, which tflaccel_tensor_event_get_native exports; the queue's
+ * thread does not wait for the device. A queued run whose input (or
+ * output) buffer is a device buffer of the accelerator that reads (writes)
+ * it, carrying such an event of that same device, waits for it on the
+ * device; every other event is waited for on the CPU first (so chains
+ * across accelerators, e.g. cpu_ref after gpu_cl, keep working). An output
+ * read back to host memory ends its run on the CPU: its event is the
+ * core's own. Other events are the core's own (a mutex and a condition).
+ * Events made by a device must be destroyed before its environment. */
 typedef struct tflaccel_tensor_event tflaccel_tensor_event;
 
 tflaccel_status tflaccel_compiled_model_run_async(tflaccel_compiled_model *compiled_model,
@@ -544,6 +554,31 @@ tflaccel_status tflaccel_tensor_event_wait(tflaccel_tensor_event *event);
 /* 1 when signalled, 0 when not yet, -1 for NULL. Never blocks. */
 int32_t tflaccel_tensor_event_is_signaled(const tflaccel_tensor_event *event);
 void tflaccel_tensor_event_destroy(tflaccel_tensor_event *event);
+
+/* The native sync object that ends event, as type (a
+ * tflaccel_native_event_type; TFLACCEL_NATIVE_EVENT_NONE: the device's
+ * own kind, e.g. a cl_event from gpu_cl). Waits until the run that
+ * signals event is queued on its device (not until it finishes). The
+ * object belongs to the event: valid until its last reference is
+ * destroyed (retain a cl_event, dup() a sync_file fd to keep it longer).
+ * TFLACCEL_UNSUPPORTED for a core event (one the application signals, or
+ * a run that ended on the CPU) and for a type the device or its driver
+ * lacks (naming the missing extension). */
+tflaccel_status tflaccel_tensor_event_get_native(tflaccel_tensor_event *event, int32_t type,
+                                                 tflaccel_native_event *native);
+/* An event ended by the application's native sync object on the device of
+ * `accelerator` ("gpu_cl") in environment, e.g. a cl_event of the
+ * accelerator's cl_context (tflaccel_compiled_model_native_device): set it
+ * on an input buffer and a queued run waits for it on that device. A
+ * cl_event is retained and a sync_file fd dup()ed; a GLsync, EGLSyncKHR,
+ * VkFence or VkSemaphore must stay alive until the event is destroyed.
+ * Another context's object, an unknown type or a NULL handle:
+ * TFLACCEL_INVALID_ARGUMENT; a type the accelerator lacks:
+ * TFLACCEL_UNSUPPORTED naming the missing extension. */
+tflaccel_status tflaccel_tensor_event_create_from_native(tflaccel_environment *environment,
+                                                         const char *accelerator,
+                                                         const tflaccel_native_event *native,
+                                                         tflaccel_tensor_event **event);
 
 /* The buffer keeps its own reference to event (NULL removes it). */
 tflaccel_status tflaccel_tensor_buffer_set_event(tflaccel_tensor_buffer *buffer,

@@ -119,6 +119,29 @@ typedef struct tflaccel_native_device {
   void *egl_display, *egl_context;
 } tflaccel_native_device;
 
+/* A native synchronization object: what an event of a device exports and
+ * what an application hands in to wrap its own (tflaccel.h's events, the
+ * ABI's event_native and event_wrap). Handles are integers, as buffers'. */
+typedef enum tflaccel_native_event_type {
+  TFLACCEL_NATIVE_EVENT_NONE = 0,             /* a core event: no native object */
+  TFLACCEL_NATIVE_EVENT_OPENCL = 1,           /* handle: cl_event */
+  TFLACCEL_NATIVE_EVENT_GL_SYNC = 2,          /* handle: GLsync (GL fence sync) */
+  TFLACCEL_NATIVE_EVENT_EGL_SYNC = 3,         /* handle: EGLSyncKHR (EGL_KHR_fence_sync) */
+  TFLACCEL_NATIVE_EVENT_VULKAN_FENCE = 4,     /* handle: VkFence */
+  TFLACCEL_NATIVE_EVENT_VULKAN_SEMAPHORE = 5, /* handle: VkSemaphore; value: its timeline
+                                                 value, 0 for a binary semaphore */
+  TFLACCEL_NATIVE_EVENT_SYNC_FILE_FD = 6,     /* handle: a Linux sync_file fd */
+} tflaccel_native_event_type;
+
+#define TFLACCEL_NATIVE_EVENT_TYPE_COUNT 7
+
+typedef struct tflaccel_native_event {
+  uint32_t struct_size;
+  int32_t type;    /* tflaccel_native_event_type */
+  uint64_t handle; /* see the type */
+  uint64_t value;  /* timeline semaphores only, else 0 */
+} tflaccel_native_event;
+
 #ifdef __cplusplus
 }
 #endif

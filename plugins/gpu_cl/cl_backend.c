@@ -7,6 +7,7 @@
 #include "plugins/gpu_cl/cl_backend.h"
 #include "plugins/gpu_cl/cl_buffer.h"
 #include "plugins/gpu_cl/cl_error.h"
+#include "plugins/gpu_cl/cl_event.h"
 #include "plugins/gpu_cl/cl_kernel_sources.h"
 #include "plugins/gpu_cl/cl_program_cache.h"
 #include "plugins/gpu_common/gpu_kernel_catalog.h"
@@ -255,6 +256,92 @@ static tflaccel_status sequence_run(void *device, gpu_sequence *sequence, int32_
   return status;
 }
 
+/* ---- asynchronous runs (cl_event.h) ---- */
+
+/* Queues the dispatches, the first after waits, and flushes; done is the
+ * last dispatch's event (the in-order queue ends everything before it
+ * first, and orders every later command after it). A sequence of no
+ * dispatch gets a marker. The first run writes the partition's cache
+ * entry after it finished, as sequence_run does. */
+static tflaccel_status sequence_submit(void *device, gpu_sequence *sequence, int32_t rebound,
+                                       tflaccel_event *const *waits, uint32_t wait_count,
+                                       tflaccel_event **done) {
+  cl_backend_device *self = self_of(device);
+  const tflaccel_host_services *host = self->host;
+  (void)rebound;
+  *done = NULL;
+  cl_event wait_list[16];
+  if (wait_count > sizeof wait_list / sizeof *wait_list)
+    return host->status_make(TFLACCEL_INVALID_ARGUMENT, "gpu_cl: a run waits on %u events (at most %u)",
+                             wait_count, (unsigned)(sizeof wait_list / sizeof *wait_list));
+  for (uint32_t w = 0; w < wait_count; ++w) wait_list[w] = cl_event_of(waits[w]);
+  cl_event last = NULL;
+  cl_int error = CL_SUCCESS;
+  const char *call = "clEnqueueNDRangeKernel";
+  for (uint32_t i = 0; i < sequence->count && error == CL_SUCCESS; ++i) {
+    const cl_step *step = &sequence->steps[i];
+    error = cl_fault(self->context->fault, call, GPU_FAULT_LOST);
+    if (error == CL_SUCCESS)
+      error = clEnqueueNDRangeKernel(self->context->queue, step->kernel, 3, NULL, step->total,
+                                     step->group, i == 0 ? wait_count : 0,
+                                     i == 0 && wait_count ? wait_list : NULL,
+                                     i + 1 == sequence->count ? &last : NULL);
+  }
+  if (error == CL_SUCCESS && sequence->count == 0) {
+    call = "clEnqueueMarkerWithWaitList";
+    error = clEnqueueMarkerWithWaitList(self->context->queue, wait_count,
+                                        wait_count ? wait_list : NULL, &last);
+  }
+  if (error == CL_SUCCESS) {
+    call = "clFlush";
+    error = cl_fault(self->context->fault, call, GPU_FAULT_LOST);
+    if (error == CL_SUCCESS) error = clFlush(self->context->queue);
+  }
+  if (error != CL_SUCCESS) {
+    tflaccel_status status = cl_call_failed(host, call, error);
+    /* What it queued finishes before the next run. */
+    if (last != NULL) cl_event_release(host, cl_event_wrap_handle(last));
+    cl_int finished = clFinish(self->context->queue);
+    if (finished != CL_SUCCESS)
+      host->log(host->context, TFLACCEL_LOG_WARNING, "clFinish failed: %s (%d)",
+                cl_error_name(finished), (int)finished);
+    return status;
+  }
+  *done = cl_event_wrap_handle(last);
+  if (sequence->pending_entry.active) {
+    tflaccel_status status = cl_event_wait(host, *done);
+    if (status != NULL) return status;
+    cl_program program = self->programs.programs[sequence->pending_entry.storage];
+    if (program != NULL)
+      cl_program_cache_store(&sequence->pending_entry.disk, &sequence->pending_entry.key, program);
+    sequence->pending_entry.active = 0;
+  }
+  return NULL;
+}
+
+static tflaccel_status event_wait(void *device, tflaccel_event *event) {
+  return cl_event_wait(self_of(device)->host, event);
+}
+
+static tflaccel_status event_query(void *device, tflaccel_event *event, int32_t *signalled) {
+  return cl_event_query(self_of(device)->host, event, signalled);
+}
+
+static void event_destroy(void *device, tflaccel_event *event) {
+  cl_event_release(self_of(device)->host, event);
+}
+
+static tflaccel_status event_native(void *device, tflaccel_event *event, int32_t type,
+                                    tflaccel_native_event *native) {
+  return cl_event_native(self_of(device)->host, event, type, native);
+}
+
+static tflaccel_status event_wrap(void *device, const tflaccel_native_event *native,
+                                  tflaccel_event **event) {
+  cl_backend_device *self = self_of(device);
+  return cl_event_import(self->host, self->context, native, event);
+}
+
 static tflaccel_status profile_read(void *device, double *microseconds, uint32_t capacity,
                                     uint32_t *count) {
   const cl_backend_device *self = self_of(device);
@@ -327,6 +414,12 @@ static const gpu_backend_ops cl_backend_ops = {
     .profile_read = profile_read,
     .cache_begin = cache_begin,
     .cache_end = cache_end,
+    .sequence_submit = sequence_submit,
+    .event_wait = event_wait,
+    .event_query = event_query,
+    .event_destroy = event_destroy,
+    .event_native = event_native,
+    .event_wrap = event_wrap,
 };
 
 tflaccel_status cl_backend_init(const tflaccel_host_services *host, cl_device_context *context,

@@ -160,6 +160,7 @@ static const gpu_api cl_api = {
     .buffer_native = buffer_native,
     .device_native = device_native,
     .buffer_wrap = buffer_wrap,
+    .has_events = 1,
 };
 
 GPU_PLUGIN_EXPORT(cl_api, "gpu_cl", "OpenCL devices through the ICD loader")

@@ -123,6 +123,28 @@ typedef struct gpu_backend_ops {
   void (*cache_begin)(void *device, gpu_disk_cache_key_builder *key, int32_t storage,
                       const tflaccel_compile_options *options);
   void (*cache_end)(void *device, int32_t compiled);
+
+  /* Optional (sequence_submit and the event calls together, or none):
+   * asynchronous runs (accelerator.h's execute_after and events). Events
+   * are the backend's own tflaccel_event objects. sequence_submit is
+   * sequence_run that first waits on the device for waits (events of this
+   * device) and returns once the work is queued, with *done an event
+   * signalled when it has finished. Later calls that touch the run's
+   * buffers, and a later run of the same sequence, are ordered after it
+   * by the backend. With caps.profiling the GPU layer runs sequence_run
+   * instead (its times need the run finished). */
+  tflaccel_status (*sequence_submit)(void *device, gpu_sequence *sequence, int32_t rebound,
+                                     tflaccel_event *const *waits, uint32_t wait_count,
+                                     tflaccel_event **done);
+  /* May be called from any thread while other calls go on. */
+  tflaccel_status (*event_wait)(void *device, tflaccel_event *event);
+  tflaccel_status (*event_query)(void *device, tflaccel_event *event, int32_t *signalled);
+  void (*event_destroy)(void *device, tflaccel_event *event);
+  tflaccel_status (*event_native)(void *device, tflaccel_event *event, int32_t type,
+                                  tflaccel_native_event *native);
+  /* Checks and wraps the application's object (accelerator.h's event_wrap). */
+  tflaccel_status (*event_wrap)(void *device, const tflaccel_native_event *native,
+                                tflaccel_event **event);
 } gpu_backend_ops;
 
 /* A device as the GPU layer sees it: the API's calls, its device, and what

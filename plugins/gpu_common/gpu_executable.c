@@ -322,8 +322,10 @@ static tflaccel_status bind(gpu_executable *executable, uint32_t b, const tflacc
   return NULL;
 }
 
-tflaccel_status gpu_executable_run(gpu_executable *executable, const tflaccel_binding *bindings,
-                                   uint32_t binding_count) {
+/* Binds the run's buffers to the kernels, uploading the parameters that
+ * moved. */
+static tflaccel_status bind_run(gpu_executable *executable, const tflaccel_binding *bindings,
+                                uint32_t binding_count) {
   const gpu_backend *backend = executable->backend;
   gpu_program *program = &executable->program;
   int params_changed = 0;
@@ -344,12 +346,32 @@ tflaccel_status gpu_executable_run(gpu_executable *executable, const tflaccel_bi
         (uint64_t)program->dispatch_count * GPU_PARAMS_PER_DISPATCH * 4);
     if (status != NULL) return status;
   }
+  return NULL;
+}
+
+tflaccel_status gpu_executable_submit(gpu_executable *executable, const tflaccel_binding *bindings,
+                                      uint32_t binding_count, tflaccel_event *const *waits,
+                                      uint32_t wait_count, tflaccel_event **done) {
+  const gpu_backend *backend = executable->backend;
+  *done = NULL;
+  tflaccel_status status = bind_run(executable, bindings, binding_count);
+  if (status != NULL) return status;
+  status = backend->ops->sequence_submit(backend->device, executable->sequence,
+                                         executable->rebound, waits, wait_count, done);
+  if (status == NULL) executable->rebound = 0;
+  return status;
+}
+
+tflaccel_status gpu_executable_run(gpu_executable *executable, const tflaccel_binding *bindings,
+                                   uint32_t binding_count) {
+  const gpu_backend *backend = executable->backend;
+  tflaccel_status status = bind_run(executable, bindings, binding_count);
+  if (status != NULL) return status;
   struct timespec start = {0, 0};
   if (executable->profile != NULL && clock_gettime(CLOCK_MONOTONIC, &start) != 0)
     return backend->host->status_make(TFLACCEL_INTERNAL, "%s: clock_gettime failed",
                                       backend->plugin_name);
-  tflaccel_status status =
-      backend->ops->sequence_run(backend->device, executable->sequence, executable->rebound);
+  status = backend->ops->sequence_run(backend->device, executable->sequence, executable->rebound);
   if (status == NULL) executable->rebound = 0;
   if (status != NULL || executable->profile == NULL) return status;
   struct timespec end;

@@ -18,6 +18,12 @@ tflaccel_status gpu_executable_create(const gpu_backend *backend, const tflaccel
                                       gpu_executable **executable);
 void gpu_executable_destroy(gpu_executable *executable);
 
+/* Queues every dispatch after waits (events of the device) and returns
+ * with *done, the event of their end (the backend's sequence_submit, which
+ * the caller checked is there). */
+tflaccel_status gpu_executable_submit(gpu_executable *executable, const tflaccel_binding *bindings,
+                                      uint32_t binding_count, tflaccel_event *const *waits,
+                                      uint32_t wait_count, tflaccel_event **done);
 /* Queues every dispatch, then waits once for all of them. */
 tflaccel_status gpu_executable_run(gpu_executable *executable, const tflaccel_binding *bindings,
                                    uint32_t binding_count);

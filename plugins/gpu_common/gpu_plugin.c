@@ -164,18 +164,180 @@ static tflaccel_status run_execute(void *argument) {
   return gpu_executable_run(job->executable, job->bindings, job->binding_count);
 }
 
-static tflaccel_status execute(tflaccel_device *device, tflaccel_executable *executable,
-                               const tflaccel_binding *bindings, uint32_t binding_count,
-                               tflaccel_event **completion) {
+/* ---- asynchronous runs and events (accelerator.h, ABI 1.2) ---- */
+
+static int backend_has_events(const gpu_backend *backend) {
+  const gpu_backend_ops *ops = backend->ops;
+  return ops->sequence_submit != NULL && ops->event_wait != NULL && ops->event_query != NULL &&
+         ops->event_destroy != NULL && ops->event_native != NULL && ops->event_wrap != NULL;
+}
+
+static tflaccel_status no_events(const gpu_plugin_device *self) {
+  return self->host->status_make(TFLACCEL_UNSUPPORTED, "%s: %s runs have no events",
+                                 self->backend.plugin_name, self->api->api_name);
+}
+
+typedef struct event_job {
+  gpu_plugin_device *self;
+  gpu_executable *executable;
+  const tflaccel_binding *bindings;
+  uint32_t binding_count;
+  tflaccel_event *const *waits;
+  uint32_t wait_count;
+  tflaccel_event *event; /* in: the event; out: the run's or the wrapped one */
+  int32_t type, signalled;
+  tflaccel_native_event *native;
+  const tflaccel_native_event *wrapped;
+} event_job;
+
+/* Event calls come from any thread, also while a run is being queued: not
+ * through device_run, whose loss bookkeeping belongs to the core's
+ * serialized calls; where the API wants its calls made all the same. */
+static tflaccel_status event_call(gpu_plugin_device *self, gpu_device_job job, event_job *argument) {
+  const gpu_api *api = self->api;
+  return api->device_call != NULL ? api->device_call(self->api_device, job, argument) : job(argument);
+}
+
+static tflaccel_status run_submit(void *argument) {
+  event_job *job = argument;
+  return gpu_executable_submit(job->executable, job->bindings, job->binding_count, job->waits,
+                               job->wait_count, &job->event);
+}
+
+static tflaccel_status run_event_wait(void *argument) {
+  event_job *job = argument;
+  return job->self->backend.ops->event_wait(job->self->backend.device, job->event);
+}
+
+static tflaccel_status run_event_query(void *argument) {
+  event_job *job = argument;
+  return job->self->backend.ops->event_query(job->self->backend.device, job->event,
+                                             &job->signalled);
+}
+
+static tflaccel_status run_event_destroy(void *argument) {
+  event_job *job = argument;
+  job->self->backend.ops->event_destroy(job->self->backend.device, job->event);
+  return NULL;
+}
+
+static tflaccel_status run_event_native(void *argument) {
+  event_job *job = argument;
+  return job->self->backend.ops->event_native(job->self->backend.device, job->event, job->type,
+                                              job->native);
+}
+
+static tflaccel_status run_event_wrap(void *argument) {
+  event_job *job = argument;
+  return job->self->backend.ops->event_wrap(job->self->backend.device, job->wrapped, &job->event);
+}
+
+static tflaccel_status event_wait(tflaccel_device *device, tflaccel_event *event) {
   gpu_plugin_device *self = plugin_device(device);
-  if (completion != NULL) *completion = NULL; /* runs are synchronous */
+  if (!backend_has_events(&self->backend)) return no_events(self);
+  if (event == NULL)
+    return self->host->status_make(TFLACCEL_INVALID_ARGUMENT, "%s: event_wait: NULL event",
+                                   self->backend.plugin_name);
+  event_job job = {.self = self, .event = event};
+  return event_call(self, run_event_wait, &job);
+}
+
+static tflaccel_status event_query(tflaccel_device *device, tflaccel_event *event,
+                                   int32_t *signalled) {
+  gpu_plugin_device *self = plugin_device(device);
+  if (!backend_has_events(&self->backend)) return no_events(self);
+  if (event == NULL || signalled == NULL)
+    return self->host->status_make(TFLACCEL_INVALID_ARGUMENT, "%s: event_query: NULL argument",
+                                   self->backend.plugin_name);
+  event_job job = {.self = self, .event = event};
+  tflaccel_status status = event_call(self, run_event_query, &job);
+  *signalled = status == NULL ? job.signalled : 0;
+  return status;
+}
+
+static void event_destroy(tflaccel_device *device, tflaccel_event *event) {
+  gpu_plugin_device *self = plugin_device(device);
+  if (event == NULL || !backend_has_events(&self->backend)) return;
+  event_job job = {.self = self, .event = event};
+  tflaccel_status status = event_call(self, run_event_destroy, &job);
+  if (status != NULL) self->host->status_free(status);
+}
+
+static tflaccel_status event_native(tflaccel_device *device, tflaccel_event *event, int32_t type,
+                                    tflaccel_native_event *native) {
+  gpu_plugin_device *self = plugin_device(device);
+  if (!backend_has_events(&self->backend)) return no_events(self);
+  if (event == NULL || native == NULL)
+    return self->host->status_make(TFLACCEL_INVALID_ARGUMENT, "%s: event_native: NULL argument",
+                                   self->backend.plugin_name);
+  event_job job = {.self = self, .event = event, .type = type, .native = native};
+  return event_call(self, run_event_native, &job);
+}
+
+static tflaccel_status event_wrap(tflaccel_device *device, const tflaccel_native_event *native,
+                                  tflaccel_event **event) {
+  gpu_plugin_device *self = plugin_device(device);
+  if (event != NULL) *event = NULL;
+  if (!backend_has_events(&self->backend)) return no_events(self);
+  if (native == NULL || event == NULL)
+    return self->host->status_make(TFLACCEL_INVALID_ARGUMENT, "%s: event_wrap: NULL argument",
+                                   self->backend.plugin_name);
+  event_job job = {.self = self, .wrapped = native};
+  tflaccel_status status = device_run(self, run_event_wrap, &job);
+  if (status != NULL && job.event != NULL) {
+    event_destroy(device, job.event);
+    job.event = NULL;
+  }
+  *event = job.event;
+  return status;
+}
+
+/* Runs the partition after waits. Without completion (or while
+ * profiling, whose times need the run finished) the run is synchronous:
+ * the waits are waited on first, then the dispatches run and finish. */
+static tflaccel_status execute_after(tflaccel_device *device, tflaccel_executable *executable,
+                                     const tflaccel_binding *bindings, uint32_t binding_count,
+                                     tflaccel_event *const *waits, uint32_t wait_count,
+                                     tflaccel_event **completion) {
+  gpu_plugin_device *self = plugin_device(device);
+  if (completion != NULL) *completion = NULL;
   if (executable == NULL)
     return self->host->status_make(TFLACCEL_INVALID_ARGUMENT, "%s: execute without an executable",
                                    self->backend.plugin_name);
-  execute_job job = {.executable = (gpu_executable *)executable,
-                     .bindings = bindings,
-                     .binding_count = binding_count};
-  return device_run(self, run_execute, &job);
+  if (wait_count > 0 && waits == NULL)
+    return self->host->status_make(TFLACCEL_INVALID_ARGUMENT, "%s: execute: %u waits, no array",
+                                   self->backend.plugin_name, wait_count);
+  int has_events = backend_has_events(&self->backend);
+  if (wait_count > 0 && !has_events) return no_events(self);
+  if (completion == NULL || !has_events || self->backend.caps.profiling) {
+    for (uint32_t w = 0; w < wait_count; ++w) {
+      tflaccel_status status = event_wait(device, waits[w]);
+      if (status != NULL) return status;
+    }
+    execute_job job = {.executable = (gpu_executable *)executable,
+                       .bindings = bindings,
+                       .binding_count = binding_count};
+    return device_run(self, run_execute, &job);
+  }
+  event_job job = {.self = self,
+                   .executable = (gpu_executable *)executable,
+                   .bindings = bindings,
+                   .binding_count = binding_count,
+                   .waits = waits,
+                   .wait_count = wait_count};
+  tflaccel_status status = device_run(self, run_submit, &job);
+  if (status != NULL && job.event != NULL) {
+    event_destroy(device, job.event);
+    job.event = NULL;
+  }
+  *completion = job.event;
+  return status;
+}
+
+static tflaccel_status execute(tflaccel_device *device, tflaccel_executable *executable,
+                               const tflaccel_binding *bindings, uint32_t binding_count,
+                               tflaccel_event **completion) {
+  return execute_after(device, executable, bindings, binding_count, NULL, 0, completion);
 }
 
 /* Host bookkeeping only (no API call): answered on the calling thread. */
@@ -381,6 +543,12 @@ static const tflaccel_device_vtable device_vtable = {
     .buffer_native = buffer_native,
     .device_native = device_native,
     .buffer_wrap = buffer_wrap,
+    .event_wait = event_wait,
+    .event_destroy = event_destroy,
+    .execute_after = execute_after,
+    .event_query = event_query,
+    .event_native = event_native,
+    .event_wrap = event_wrap,
 };
 
 
@@ -447,6 +615,7 @@ tflaccel_status gpu_plugin_device_info(void *state, uint32_t index, tflaccel_dev
   if (index >= self->api->device_count(self->api_state)) return no_such_device(self, index);
   *info = *self->api->device_info(self->api_state, index);
   if (api_has_native(self->api)) info->caps |= TFLACCEL_DEVICE_CAP_IMPORT;
+  if (self->api->has_events) info->caps |= TFLACCEL_DEVICE_CAP_ASYNC;
   return NULL;
 }
 

@@ -72,6 +72,11 @@ typedef struct gpu_api {
   void (*device_native)(void *device, tflaccel_native_device *native);
   tflaccel_status (*buffer_wrap)(void *device, const tflaccel_native_buffer *native,
                                  tflaccel_buffer **buffer);
+
+  /* 1 when every device's backend has the asynchronous calls
+   * (gpu_backend_ops.sequence_submit and the events): its devices report
+   * TFLACCEL_DEVICE_CAP_ASYNC. */
+  int32_t has_events;
 } gpu_api;
 
 /* The plugin entry's calls for api (GPU_PLUGIN_EXPORT wires them);

@@ -35,6 +35,8 @@ plugins_libgpu_common_la_SOURCES = \
 	plugins/gpu_common/gpu_lowering.c \
 	plugins/gpu_common/gpu_lowering.h \
 	plugins/gpu_common/gpu_lowering_state.h \
+	plugins/gpu_common/gpu_native_event.c \
+	plugins/gpu_common/gpu_native_event.h \
 	plugins/gpu_common/gpu_op_builder.h \
 	plugins/gpu_common/gpu_op_math.c \
 	plugins/gpu_common/gpu_op_math.h \

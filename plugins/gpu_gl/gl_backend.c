@@ -10,6 +10,7 @@
 #include "plugins/gpu_gl/gl_backend.h"
 #include "plugins/gpu_gl/gl_buffer.h"
 #include "plugins/gpu_gl/gl_error.h"
+#include "plugins/gpu_gl/gl_event.h"
 #include "plugins/gpu_gl/gl_worker.h"
 
 /* Kernel argument slots (gpu_backend.h): 0 the parameters, 1 their offset,
@@ -251,8 +252,9 @@ static tflaccel_status dispatch(gl_backend_device *self, const gl_step *step) {
 #define FENCE_SPIN_NS 5000000
 
 /* Makes the dispatches' writes visible to buffer reads and later
- * dispatches, then waits on a fence. GL errors of the run show here. */
-static tflaccel_status wait_for_dispatches(gl_backend_device *self) {
+ * dispatches, and stages the core's written buffers for reading. GL
+ * errors of the run show here. */
+static tflaccel_status end_dispatches(gl_backend_device *self) {
   const tflaccel_host_services *host = self->host;
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
   tflaccel_status status =
@@ -263,6 +265,13 @@ static tflaccel_status wait_for_dispatches(gl_backend_device *self) {
        buffer = gl_buffer_next_staged(buffer))
     status = gl_buffer_stage_read(host, buffer);
   self->staged = NULL;
+  return status;
+}
+
+/* end_dispatches, then waits on a fence. */
+static tflaccel_status wait_for_dispatches(gl_backend_device *self) {
+  const tflaccel_host_services *host = self->host;
+  tflaccel_status status = end_dispatches(self);
   if (status != NULL) return status;
   GLsync fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
   if (fence == 0) {
@@ -313,6 +322,55 @@ static tflaccel_status sequence_run(void *device, gpu_sequence *sequence, int32_
   return gl_dispatch_timer_collect(&self->timer);
 }
 
+/* ---- asynchronous runs (gl_event.h) ---- */
+
+/* The dispatches after the waits (on the GPU: glWaitSync), ended by a
+ * flushed fence, the run's event. GL orders later commands of the context
+ * (buffer copies, reads, the next run) after them by itself. */
+static tflaccel_status sequence_submit(void *device, gpu_sequence *sequence, int32_t rebound,
+                                       tflaccel_event *const *waits, uint32_t wait_count,
+                                       tflaccel_event **done) {
+  gl_backend_device *self = self_of(device);
+  *done = NULL;
+  begin_run(self);
+  tflaccel_status status = rebound ? check_bindings(self, sequence) : NULL;
+  for (uint32_t w = 0; status == NULL && w < wait_count; ++w)
+    gl_event_wait_on_device(gl_event_of(waits[w]));
+  for (uint32_t i = 0; status == NULL && i < sequence->count; ++i)
+    status = dispatch(self, &sequence->steps[i]);
+  if (status == NULL) status = end_dispatches(self);
+  gl_event *event = NULL;
+  if (status == NULL) status = gl_event_create(self->host, self->display, &event);
+  *done = gl_event_handle(event);
+  return status;
+}
+
+static tflaccel_status event_wait(void *device, tflaccel_event *event) {
+  return gl_event_wait(self_of(device)->host, gl_event_of(event));
+}
+
+static tflaccel_status event_query(void *device, tflaccel_event *event, int32_t *signalled) {
+  return gl_event_query(self_of(device)->host, gl_event_of(event), signalled);
+}
+
+static void event_destroy(void *device, tflaccel_event *event) {
+  gl_event_destroy(self_of(device)->host, gl_event_of(event));
+}
+
+static tflaccel_status event_native(void *device, tflaccel_event *event, int32_t type,
+                                    tflaccel_native_event *native) {
+  return gl_event_native(self_of(device)->host, gl_event_of(event), type, native);
+}
+
+static tflaccel_status event_wrap(void *device, const tflaccel_native_event *native,
+                                  tflaccel_event **event) {
+  gl_backend_device *self = self_of(device);
+  gl_event *wrapped = NULL;
+  tflaccel_status status = gl_event_import(self->host, self->display, native, &wrapped);
+  *event = gl_event_handle(wrapped);
+  return status;
+}
+
 /* No times for a run with a disjoint event (gl_timer.h): gpu_profile
  * takes a count short of the run's dispatches as an error, so that run
  * fails rather than report meaningless times. */
@@ -347,6 +405,12 @@ static const gpu_backend_ops gl_backend_ops = {
     .profile_read = profile_read,
     .cache_begin = cache_begin,
     .cache_end = cache_end,
+    .sequence_submit = sequence_submit,
+    .event_wait = event_wait,
+    .event_query = event_query,
+    .event_destroy = event_destroy,
+    .event_native = event_native,
+    .event_wrap = event_wrap,
 };
 
 tflaccel_status gl_backend_init(const tflaccel_host_services *host, int32_t profiling,

@@ -35,6 +35,7 @@ typedef struct gl_backend_device {
   int32_t profiling;      /* times every dispatch with timer */
   gl_dispatch_timer timer;
   gpu_fault *fault; /* the device's fault hook (gpu_fault.h); NULL: none */
+  EGLDisplay display; /* the context's, for EGL exports of events (gl_event.h) */
 } gl_backend_device;
 
 /* Queries the context's limits and fills backend (which points at device).

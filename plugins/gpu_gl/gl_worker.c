@@ -98,6 +98,11 @@ tflaccel_status gl_worker_start(const tflaccel_host_services *host,
     return host->status_make(TFLACCEL_INTERNAL, "gpu_gl worker: pthread_cond_init failed");
   }
   worker->changed_made = 1;
+  if (pthread_mutex_init(&worker->call_lock, NULL) != 0) {
+    gl_worker_stop(worker);
+    return host->status_make(TFLACCEL_INTERNAL, "gpu_gl worker: pthread_mutex_init failed");
+  }
+  worker->call_lock_made = 1;
   int error = pthread_create(&worker->thread, NULL, worker_main, worker);
   if (error != 0) {
     gl_worker_stop(worker);
@@ -111,6 +116,7 @@ tflaccel_status gl_worker_start(const tflaccel_host_services *host,
 }
 
 tflaccel_status gl_worker_run(gl_worker *worker, gl_job_function job, void *argument) {
+  pthread_mutex_lock(&worker->call_lock);
   pthread_mutex_lock(&worker->lock);
   worker->job = job;
   worker->argument = argument;
@@ -125,6 +131,7 @@ tflaccel_status gl_worker_run(gl_worker *worker, gl_job_function job, void *argu
   tflaccel_status result = worker->result;
   worker->result = NULL;
   pthread_mutex_unlock(&worker->lock);
+  pthread_mutex_unlock(&worker->call_lock);
   return result;
 }
 
@@ -144,5 +151,6 @@ void gl_worker_stop(gl_worker *worker) {
   }
   if (worker->changed_made) pthread_cond_destroy(&worker->changed);
   if (worker->lock_made) pthread_mutex_destroy(&worker->lock);
-  worker->changed_made = worker->lock_made = 0;
+  if (worker->call_lock_made) pthread_mutex_destroy(&worker->call_lock);
+  worker->changed_made = worker->lock_made = worker->call_lock_made = 0;
 }

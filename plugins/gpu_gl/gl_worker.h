@@ -29,15 +29,19 @@ typedef struct gl_worker {
   /* Jobs posted and finished so far: each side polls the other's count for
    * a while before it sleeps on the condition variable (gl_worker.c). */
   atomic_uint posted, finished;
-  int lock_made, changed_made, running;
+  /* Held by a caller from posting its job to taking its status: the
+   * event calls (accelerator.h, ABI 1.2) come from any thread while the
+   * core makes its serialized calls from another. */
+  pthread_mutex_t call_lock;
+  int lock_made, changed_made, call_lock_made, running;
 } gl_worker;
 
 /* Starts the thread and makes context current on it; the status says
  * whether that worked. */
 tflaccel_status gl_worker_start(const tflaccel_host_services *host,
                                 const egl_device_context *context, gl_worker *worker);
-/* Runs job(argument) on the worker and returns its status. Calls are
- * serialized (the core never makes two at once on a device). */
+/* Runs job(argument) on the worker and returns its status; callers on
+ * several threads take turns. */
 tflaccel_status gl_worker_run(gl_worker *worker, gl_job_function job, void *argument);
 /* Releases the context from the thread and joins it; safe after a failed
  * start. */

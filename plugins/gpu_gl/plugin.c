@@ -96,6 +96,7 @@ static tflaccel_status run_backend_init(void *argument) {
   if (status == NULL) status = gpu_fault_init(&self->fault, self->host, "gpu_gl");
   self->backend_device.fault = &self->fault;
   self->backend_device.programs.fault = &self->fault;
+  self->backend_device.display = self->egl.display;
   return status;
 }
 
@@ -232,6 +233,7 @@ static const gpu_api gl_api = {
     .buffer_native = buffer_native,
     .device_native = device_native,
     .buffer_wrap = buffer_wrap,
+    .has_events = 1,
 };
 
 GPU_PLUGIN_EXPORT(gl_api, "gpu_gl", "OpenGL ES 3.1 compute through EGL, without a window system")

@@ -17,6 +17,8 @@ plugins_libgpu_vk_la_SOURCES = \
 	plugins/gpu_vk/vk_debug.h \
 	plugins/gpu_vk/vk_error.c \
 	plugins/gpu_vk/vk_error.h \
+	plugins/gpu_vk/vk_event.c \
+	plugins/gpu_vk/vk_event.h \
 	plugins/gpu_vk/vk_pipeline.c \
 	plugins/gpu_vk/vk_pipeline.h \
 	plugins/gpu_vk/vk_shaders.h

@@ -226,6 +226,13 @@ static tflaccel_status buffer_create(void *device, uint64_t size, tflaccel_buffe
 
 static void buffer_destroy(void *device, tflaccel_buffer *buffer) {
   vk_plugin_device *self = device;
+  /* Not while a queued run may use it. */
+  tflaccel_status drained = vk_backend_drain(&self->backend_device);
+  if (drained != NULL) {
+    self->host->log(self->host->context, TFLACCEL_LOG_ERROR, "%s",
+                    self->host->status_message(drained));
+    self->host->status_free(drained);
+  }
   vk_buffer_destroy(self->host, &self->vulkan, buffer);
 }
 
@@ -301,6 +308,7 @@ static const gpu_api vk_api = {
     .buffer_native = buffer_native,
     .device_native = device_native,
     .buffer_wrap = buffer_wrap,
+    .has_events = 1,
 };
 
 GPU_PLUGIN_EXPORT(vk_api, "gpu_vk", "Vulkan compute devices through the Vulkan loader")

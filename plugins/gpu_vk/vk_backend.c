@@ -11,6 +11,7 @@
 #include "plugins/gpu_vk/vk_backend.h"
 #include "plugins/gpu_vk/vk_buffer.h"
 #include "plugins/gpu_vk/vk_error.h"
+#include "plugins/gpu_vk/vk_event.h"
 
 /* Descriptor sets per pool; a new pool is made when one runs out. */
 #define POOL_SETS 256
@@ -64,6 +65,14 @@ struct gpu_sequence {
 
 static vk_backend_device *self_of(void *device) { return device; }
 
+/* vk_backend_drain, for calls that cannot return its failure: logged. */
+static void drain_or_log(vk_backend_device *self) {
+  tflaccel_status status = vk_backend_drain(self);
+  if (status == NULL) return;
+  self->host->log(self->host->context, TFLACCEL_LOG_ERROR, "%s", self->host->status_message(status));
+  self->host->status_free(status);
+}
+
 /* ---- buffers ---- */
 
 static tflaccel_status buffer_create(void *device, uint64_t size, tflaccel_buffer **buffer) {
@@ -73,6 +82,7 @@ static tflaccel_status buffer_create(void *device, uint64_t size, tflaccel_buffe
 
 static void buffer_destroy(void *device, tflaccel_buffer *buffer) {
   vk_backend_device *self = self_of(device);
+  drain_or_log(self);
   vk_buffer_destroy(self->host, self->context, buffer);
 }
 
@@ -126,6 +136,8 @@ static void drain_after_failure(vk_backend_device *self) {
 
 static tflaccel_status submit_and_wait(vk_backend_device *self, uint32_t count,
                                        const VkCommandBuffer *commands) {
+  tflaccel_status drained = vk_backend_drain(self);
+  if (drained != NULL) return drained;
   const VkSubmitInfo submit = {
       .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
       .commandBufferCount = count,
@@ -193,6 +205,8 @@ static tflaccel_status buffer_upload(void *device, tflaccel_buffer *buffer, cons
         TFLACCEL_INTERNAL, "gpu_vk: upload of %llu bytes into a %llu-byte buffer",
         (unsigned long long)size, (unsigned long long)vk_buffer_size(buffer));
   if (size == 0) return NULL;
+  tflaccel_status drained = vk_backend_drain(self);
+  if (drained != NULL) return drained;
   unsigned char *mapped = vk_buffer_mapped(buffer);
   if (mapped != NULL) {
     /* Coherent memory: the next queue submission sees the bytes. */
@@ -273,6 +287,8 @@ static tflaccel_status download_now(vk_backend_device *self, tflaccel_buffer *bu
 
 tflaccel_status vk_backend_buffer_write(vk_backend_device *device, tflaccel_buffer *buffer,
                                         uint64_t offset, const void *source, uint64_t size) {
+  tflaccel_status drained = vk_backend_drain(device);
+  if (drained != NULL) return drained;
   /* The upload copies the whole mirror: a partial write must not bring
    * stale bytes around it back over newer device ones. */
   int partial = offset != 0 || size < vk_buffer_size(buffer);
@@ -286,6 +302,8 @@ tflaccel_status vk_backend_buffer_write(vk_backend_device *device, tflaccel_buff
 
 tflaccel_status vk_backend_buffer_read(vk_backend_device *device, tflaccel_buffer *buffer,
                                        uint64_t offset, void *destination, uint64_t size) {
+  tflaccel_status drained = vk_backend_drain(device);
+  if (drained != NULL) return drained;
   if (vk_buffer_is_mirrored(buffer) && vk_buffer_mirror_state(buffer) == VK_MIRROR_DEVICE_NEWER) {
     tflaccel_status status = download_now(device, buffer);
     if (status != NULL) return status;
@@ -368,6 +386,7 @@ static tflaccel_status kernel_create(void *device, int32_t storage, int32_t kern
 static void kernel_destroy(void *device, gpu_kernel_object *object) {
   vk_backend_device *self = self_of(device);
   if (object == NULL) return;
+  drain_or_log(self);
   VkDevice handle = self->context->device;
   VkResult result = vkFreeDescriptorSets(handle, object->pool, 1, &object->set);
   if (result != VK_SUCCESS)
@@ -381,6 +400,7 @@ static void kernel_destroy(void *device, gpu_kernel_object *object) {
  * sequence_run always waits, and records again after a change. */
 static void point_binding(vk_backend_device *self, gpu_kernel_object *object, uint32_t binding,
                           uint64_t offset, uint64_t range) {
+  drain_or_log(self); /* no set may change while a submission uses it */
   const VkDescriptorBufferInfo info = {
       .buffer = vk_buffer_handle(object->buffers[binding]), .offset = offset, .range = range};
   const VkWriteDescriptorSet write = {
@@ -619,6 +639,7 @@ static void sequence_destroy(void *device, gpu_sequence *sequence) {
   vk_backend_device *self = self_of(device);
   const tflaccel_host_services *host = self->host;
   if (sequence == NULL) return;
+  drain_or_log(self);
   VkDevice handle = self->context->device;
   if (sequence->commands != VK_NULL_HANDLE)
     vkFreeCommandBuffers(handle, self->command_pool, 1, &sequence->commands);
@@ -724,10 +745,10 @@ static tflaccel_status read_timestamps(vk_backend_device *self, const gpu_sequen
   return NULL;
 }
 
-/* Submits the sequence between the copies of its mirrored buffers
- * (uploads of those the host wrote, downloads of those it writes), as one
- * submission, waits, and notes that mirror and device agree again. */
-static tflaccel_status submit_run(vk_backend_device *self, const gpu_sequence *sequence) {
+/* The command buffers of one run of the sequence into self->submission:
+ * it goes between the copies of its mirrored buffers (uploads of those the
+ * host wrote, downloads of those it writes). */
+static uint32_t list_submission(vk_backend_device *self, const gpu_sequence *sequence) {
   uint32_t count = 0;
   for (uint32_t m = 0; m < sequence->mirror_count; ++m)
     if (vk_buffer_mirror_state(sequence->mirrors[m].buffer) == VK_MIRROR_HOST_NEWER)
@@ -740,8 +761,11 @@ static tflaccel_status submit_run(vk_backend_device *self, const gpu_sequence *s
     /* Until the wait says the download is done. */
     vk_buffer_set_mirror_state(sequence->mirrors[m].buffer, VK_MIRROR_DEVICE_NEWER);
   }
-  tflaccel_status status = submit_and_wait(self, count, self->submission);
-  if (status != NULL) return status;
+  return count;
+}
+
+/* After a run of the sequence finished: mirror and device agree again. */
+static void settle_mirrors(const gpu_sequence *sequence) {
   /* Uploaded (the host-newer ones) or downloaded (the written ones). */
   /* The application's written buffers: their mirrors wait for a read. */
   for (uint32_t m = 0; m < sequence->mirror_count; ++m) {
@@ -751,14 +775,119 @@ static tflaccel_status submit_run(vk_backend_device *self, const gpu_sequence *s
     else if (sequence->mirrors[m].written || vk_buffer_mirror_state(buffer) == VK_MIRROR_HOST_NEWER)
       vk_buffer_set_mirror_state(buffer, VK_MIRROR_CURRENT);
   }
+}
+
+/* One run as one submission, waited for. */
+static tflaccel_status submit_run(vk_backend_device *self, const gpu_sequence *sequence) {
+  tflaccel_status status = vk_backend_drain(self);
+  if (status != NULL) return status;
+  uint32_t count = list_submission(self, sequence);
+  status = submit_and_wait(self, count, self->submission);
+  if (status == NULL) settle_mirrors(sequence);
+  return status;
+}
+
+/* ---- asynchronous runs (vk_event.h) ---- */
+
+tflaccel_status vk_backend_drain(vk_backend_device *self) {
+  vk_event *pending = self->pending;
+  if (pending == NULL) return NULL;
+  VkResult result = vk_fault(self->context->fault, "vkWaitForFences", GPU_FAULT_LOST);
+  if (result == VK_SUCCESS) result = vk_event_wait_fence(pending);
+  self->pending = NULL;
+  tflaccel_status status = NULL;
+  if (result != VK_SUCCESS) {
+    /* As after a failed synchronous wait: nothing is freed or reused
+     * until the device is idle or lost for good. */
+    VkResult idle = vkDeviceWaitIdle(self->context->device);
+    if (idle != VK_SUCCESS)
+      self->host->log(self->host->context, TFLACCEL_LOG_WARNING,
+                      "vkDeviceWaitIdle after a failed wait: %s (%d); the device is lost",
+                      vk_result_name(idle), (int)idle);
+    status = vk_call_failed(self->host, "vkWaitForFences", result);
+  } else {
+    settle_mirrors(self->pending_sequence);
+  }
+  self->pending_sequence = NULL;
+  vk_event_release(pending);
+  return status;
+}
+
+/* Waits for the previous run (one in flight per device: the sequence's
+ * command buffer and the run's buffers are reused) and for waits on the
+ * CPU (a VkFence cannot be waited for on the device), then submits the
+ * run with a new fence, its event, and returns. */
+static tflaccel_status sequence_submit(void *device, gpu_sequence *sequence, int32_t rebound,
+                                       tflaccel_event *const *waits, uint32_t wait_count,
+                                       tflaccel_event **done) {
+  vk_backend_device *self = self_of(device);
+  *done = NULL;
+  tflaccel_status status = vk_backend_drain(self);
+  for (uint32_t w = 0; status == NULL && w < wait_count; ++w)
+    status = vk_event_wait(vk_event_of(waits[w]));
+  if (status == NULL && (!sequence->recorded || rebound)) status = record(self, sequence);
+  vk_event *event = NULL;
+  if (status == NULL) status = vk_event_create(self->host, self->context->device, &event);
+  if (status != NULL) return status;
+  uint32_t count = list_submission(self, sequence);
+  const VkSubmitInfo submit = {
+      .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+      .commandBufferCount = count,
+      .pCommandBuffers = self->submission,
+  };
+  VkResult result = vk_fault(self->context->fault, "vkQueueSubmit", GPU_FAULT_LOST);
+  if (result == VK_SUCCESS) result = vkQueueSubmit(self->context->queue, 1, &submit, event->fence);
+  if (result != VK_SUCCESS) {
+    /* A submission that failed with a loss may have left work queued. */
+    if (result == VK_ERROR_DEVICE_LOST) {
+      VkResult idle = vkDeviceWaitIdle(self->context->device);
+      (void)idle; /* lost either way: the error below says so */
+    }
+    vk_event_release(event);
+    return vk_call_failed(self->host, "vkQueueSubmit", result);
+  }
+  self->pending = vk_event_retain(event);
+  self->pending_sequence = sequence;
+  *done = vk_event_handle(event);
   return NULL;
+}
+
+static tflaccel_status event_wait(void *device, tflaccel_event *event) {
+  (void)device;
+  return vk_event_wait(vk_event_of(event));
+}
+
+static tflaccel_status event_query(void *device, tflaccel_event *event, int32_t *signalled) {
+  (void)device;
+  return vk_event_query(vk_event_of(event), signalled);
+}
+
+static void event_destroy(void *device, tflaccel_event *event) {
+  (void)device;
+  vk_event_release(vk_event_of(event));
+}
+
+static tflaccel_status event_native(void *device, tflaccel_event *event, int32_t type,
+                                    tflaccel_native_event *native) {
+  (void)device;
+  return vk_event_native(vk_event_of(event), type, native);
+}
+
+static tflaccel_status event_wrap(void *device, const tflaccel_native_event *native,
+                                  tflaccel_event **event) {
+  vk_backend_device *self = self_of(device);
+  vk_event *wrapped = NULL;
+  tflaccel_status status = vk_event_import(self->host, self->context->device, native, &wrapped);
+  *event = vk_event_handle(wrapped);
+  return status;
 }
 
 static tflaccel_status sequence_run(void *device, gpu_sequence *sequence, int32_t rebound) {
   vk_backend_device *self = self_of(device);
   self->time_count = 0;
-  tflaccel_status status = NULL;
-  if (!sequence->recorded || rebound) status = record(self, sequence);
+  /* A queued run may still use the command buffer recorded again here. */
+  tflaccel_status status = vk_backend_drain(self);
+  if (status == NULL && (!sequence->recorded || rebound)) status = record(self, sequence);
   if (status == NULL) status = submit_run(self, sequence);
   if (status == NULL && sequence->timestamps != VK_NULL_HANDLE)
     status = read_timestamps(self, sequence);
@@ -800,6 +929,12 @@ static const gpu_backend_ops vk_backend_ops = {
     .profile_read = profile_read,
     .cache_begin = cache_begin,
     .cache_end = cache_end,
+    .sequence_submit = sequence_submit,
+    .event_wait = event_wait,
+    .event_query = event_query,
+    .event_destroy = event_destroy,
+    .event_native = event_native,
+    .event_wrap = event_wrap,
 };
 
 tflaccel_status vk_backend_init(const tflaccel_host_services *host,
@@ -886,6 +1021,7 @@ tflaccel_status vk_backend_init(const tflaccel_host_services *host,
 void vk_backend_release(vk_backend_device *device) {
   const tflaccel_host_services *host = device->host;
   if (host == NULL) return;
+  drain_or_log(device);
   VkDevice handle = device->context->device;
   if (device->fence != VK_NULL_HANDLE) vkDestroyFence(handle, device->fence, NULL);
   /* Destroying the pool frees its command buffers. */

@@ -45,6 +45,12 @@ typedef struct vk_backend_device {
   uint64_t *ticks;
   double *times_us;
   uint32_t time_count, time_capacity; /* capacity of both, in timestamps */
+  /* Asynchronous runs (vk_event.h): the latest submission not yet waited
+   * for and its sequence. Anything that touches what it may use (a host
+   * copy, a descriptor update, a destroy, another submission) waits for
+   * it first (vk_backend_drain): one run in flight per device. */
+  struct vk_event *pending;
+  struct gpu_sequence *pending_sequence;
 } vk_backend_device;
 
 /* Checks the device's limits and fills backend (which points at device).
@@ -54,6 +60,11 @@ tflaccel_status vk_backend_init(const tflaccel_host_services *host,
                                 const vk_device_context *context, int32_t profiling,
                                 vk_backend_device *device, gpu_backend *backend);
 void vk_backend_release(vk_backend_device *device);
+
+/* Waits for the pending asynchronous run, if any, and settles its
+ * buffers' mirrors. A failed wait drains the device (as a failed
+ * synchronous run does) and is returned. */
+tflaccel_status vk_backend_drain(vk_backend_device *device);
 
 /* The host's copies into and out of a buffer the core created. A mirrored
  * buffer whose device side is newer is first downloaded (submitted and

@@ -36,8 +36,10 @@ START_TEST(devices_are_described_as_gles) {
     ck_assert_int_eq(sscanf(info.api_version, "OpenGL ES %d.%d", &major, &minor), 2);
     ck_assert(major > 3 || (major == 3 && minor >= 1));
     /* Half storage through packHalf2x16 always; half arithmetic never;
-     * GL buffers of the application's (device buffers). */
-    ck_assert_uint_eq(info.caps, TFLACCEL_DEVICE_CAP_FP16_STORAGE | TFLACCEL_DEVICE_CAP_IMPORT);
+     * GL buffers of the application's (device buffers); runs queued with
+     * GL fences (native events). */
+    ck_assert_uint_eq(info.caps, TFLACCEL_DEVICE_CAP_FP16_STORAGE | TFLACCEL_DEVICE_CAP_IMPORT |
+                                     TFLACCEL_DEVICE_CAP_ASYNC);
     if (strstr(info.name, "llvmpipe") != NULL) {
       ck_assert_int_eq(info.type, TFLACCEL_DEVICE_VIRTUAL_GPU);
       ck_assert_msg(strncmp(info.driver_version, "Mesa", 4) == 0, "driver_version %s",

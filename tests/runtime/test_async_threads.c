@@ -2,8 +2,11 @@
  * compiled models queue runs from several threads at once, and another
  * thread waits on their outputs' events (and reads the outputs). Every
  * output must equal the single-threaded host run's, byte for byte. On
- * cpu_ref and every GPU plugin built and available; run under
- * ThreadSanitizer by `make check-threads` (.ci/reliability.sh). */
+ * cpu_ref and every GPU plugin built and available, with host output
+ * buffers and, on the GPU plugins, with the plugin's own output buffers
+ * (whose events are the device's native ones, waited on from the other
+ * thread); run under ThreadSanitizer by `make check-threads`
+ * (.ci/reliability.sh). */
 #include "config.h"
 
 #include <check.h>
@@ -103,17 +106,29 @@ static void *wait_all(void *argument) {
       continue;
     }
     const tflaccel_tensor_buffer *expected = self->fixture->outputs[index];
-    if (memcmp(tflaccel_tensor_buffer_data(buffer), tflaccel_tensor_buffer_data((tflaccel_tensor_buffer *)expected),
-               tflaccel_tensor_buffer_byte_size(buffer)) != 0)
+    size_t size = tflaccel_tensor_buffer_byte_size(buffer);
+    void *got = malloc(size ? size : 1);
+    status = got != NULL ? tflaccel_tensor_buffer_read(buffer, got, size) : NULL;
+    if (got == NULL || status != NULL) {
+      snprintf(self->error, sizeof self->error, "reading output %u: %s", index,
+               status != NULL ? tflaccel_status_message(status) : "out of memory");
+      tflaccel_status_free(status);
+      free(got);
+      continue;
+    }
+    int differs = memcmp(got, tflaccel_tensor_buffer_data((tflaccel_tensor_buffer *)expected), size);
+    free(got);
+    if (differs != 0)
       snprintf(self->error, sizeof self->error, "output %u differs from the host run's", index);
     else
       ++self->checked;
   }
 }
 
-START_TEST(async_runs_from_threads_waited_elsewhere) {
+/* output_type: TFLACCEL_BUFFER_HOST, or the plugin's own buffers. */
+static void run_threads(const char *plugin, const char *model, int32_t output_type) {
   device_fixture fixture;
-  if (!device_fixture_open(&fixture, plugins[_i], "face_detection_short_range.tflite")) return;
+  if (!device_fixture_open(&fixture, plugin, model)) return;
   static handoff queue;
   memset(&queue, 0, sizeof queue);
   ck_assert_int_eq(pthread_mutex_init(&queue.lock, NULL), 0);
@@ -129,8 +144,8 @@ START_TEST(async_runs_from_threads_waited_elsewhere) {
     ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
     for (int f = 0; f < FRAMES; ++f)
       for (uint32_t o = 0; o < fixture.output_count; ++o)
-        ck_assert_ptr_null(tflaccel_compiled_model_create_output_buffer(producers[p].compiled, o,
-                                                                        &producers[p].outputs[f][o]));
+        ck_assert_ptr_null(tflaccel_compiled_model_create_output_device_buffer(
+            producers[p].compiled, o, output_type, &producers[p].outputs[f][o]));
   }
   waiter checker = {.fixture = &fixture, .queue = &queue};
   pthread_t waiter_thread, producer_threads[PRODUCERS];
@@ -140,21 +155,33 @@ START_TEST(async_runs_from_threads_waited_elsewhere) {
   for (int p = 0; p < PRODUCERS; ++p) ck_assert_int_eq(pthread_join(producer_threads[p], NULL), 0);
   ck_assert_int_eq(pthread_join(waiter_thread, NULL), 0);
   for (int p = 0; p < PRODUCERS; ++p) {
-    ck_assert_msg(producers[p].error[0] == '\0', "%s producer %d: %s", plugins[_i], p, producers[p].error);
+    ck_assert_msg(producers[p].error[0] == '\0', "%s producer %d: %s", plugin, p, producers[p].error);
     /* Destroying a compiled model waits for its queued runs. */
     tflaccel_compiled_model_destroy(producers[p].compiled);
     for (int f = 0; f < FRAMES; ++f)
       for (uint32_t o = 0; o < fixture.output_count; ++o)
         tflaccel_tensor_buffer_destroy(producers[p].outputs[f][o]);
   }
-  ck_assert_msg(checker.error[0] == '\0', "%s: %s", plugins[_i], checker.error);
+  ck_assert_msg(checker.error[0] == '\0', "%s: %s", plugin, checker.error);
   ck_assert_int_eq(checker.checked, queue.expected);
   pthread_cond_destroy(&queue.changed);
   pthread_mutex_destroy(&queue.lock);
-  printf("%s: %d threads x %d queued runs, events waited on another thread: %d outputs equal the "
-         "host run's\n",
-         plugins[_i], PRODUCERS, FRAMES, checker.checked);
+  printf("%s: %d threads x %d queued runs, events waited on another thread: %d %s outputs "
+         "equal the host run's\n",
+         plugin, PRODUCERS, FRAMES, checker.checked,
+         output_type == TFLACCEL_BUFFER_HOST ? "host" : "device");
   device_fixture_close(&fixture);
+}
+
+START_TEST(async_runs_from_threads_waited_elsewhere) {
+  run_threads(plugins[_i], "face_detection_short_range.tflite", TFLACCEL_BUFFER_HOST);
+}
+END_TEST
+
+/* The GPU plugins' own output buffers: native events. */
+START_TEST(device_events_waited_elsewhere) {
+  static const int32_t types[] = {TFLACCEL_BUFFER_OPENCL, TFLACCEL_BUFFER_VULKAN, TFLACCEL_BUFFER_GL};
+  run_threads(plugins[_i + 1], "hand_recrop.tflite", types[_i]);
 }
 END_TEST
 
@@ -163,6 +190,7 @@ int main(void) {
   TCase *tcase = tcase_create("async_threads");
   tcase_set_timeout(tcase, 600);
   tcase_add_loop_test(tcase, async_runs_from_threads_waited_elsewhere, 0, 4);
+  tcase_add_loop_test(tcase, device_events_waited_elsewhere, 0, 3);
   suite_add_tcase(suite, tcase);
   return test_run_suite(suite);
 }

@@ -1,0 +1,308 @@
+/* gpu_cl's native events (tflaccel.h, "Native events"), on hand_recrop
+ * from tests/data with device buffers for every input and output (the
+ * whole model runs on gpu_cl):
+ *   - run_async only queues the work: each output's event is backed by a
+ *     cl_event of the accelerator's cl_context, which reaches CL_COMPLETE;
+ *     waiting gives exactly the synchronous run's outputs, frame after
+ *     frame on the same buffers (ordered on the device);
+ *   - the application's cl_event (a user event) wraps as an input's event
+ *     and gates the queued run on the device: the output is not written
+ *     until clSetUserEventStatus;
+ *   - an output read back to host memory ends on the CPU: a core event;
+ *   - bad input (another context's cl_event, an unknown type, a NULL
+ *     handle, a type gpu_cl lacks, an unknown accelerator) is refused in
+ *     one line naming the problem.
+ * When gpu_cl finds no OpenCL driver, each case says so and passes over. */
+#include "config.h"
+
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tests/runtime/device_buffer_fixture.h"
+#include "tests/support/test_util.h"
+#include "tflaccel/tflaccel.h"
+
+#define MODEL "hand_recrop.tflite"
+
+static void expect_error(tflaccel_status status, int32_t code, const char *fragment) {
+  ck_assert_msg(status != NULL, "expected an error containing \"%s\"", fragment);
+  const char *message = tflaccel_status_message(status);
+  ck_assert_msg(strstr(message, fragment) != NULL, "error \"%s\" lacks \"%s\"", message, fragment);
+  ck_assert_msg(strchr(message, '\n') == NULL, "error is not one line: %s", message);
+  ck_assert_msg((int32_t)tflaccel_status_code_of(status) == code, "error \"%s\" has code %d, not %d", message,
+                (int)tflaccel_status_code_of(status), (int)code);
+  tflaccel_status_free(status);
+}
+
+typedef struct cl_setup {
+  device_fixture fixture;
+  cl_context context;
+  tflaccel_tensor_buffer *inputs[FIXTURE_MAX_TENSORS], *outputs[FIXTURE_MAX_TENSORS];
+} cl_setup;
+
+/* 0 when gpu_cl is not available here (reported by the fixture). */
+static int open_setup(cl_setup *setup) {
+  if (!device_fixture_open(&setup->fixture, "gpu_cl", MODEL)) return 0;
+  device_fixture *fixture = &setup->fixture;
+  tflaccel_native_device device = {.struct_size = sizeof device};
+  ck_assert_ptr_null(tflaccel_compiled_model_native_device(fixture->compiled, 0, 0, &device));
+  ck_assert_int_eq(device.type, TFLACCEL_BUFFER_OPENCL);
+  setup->context = device.cl_context;
+  for (uint32_t i = 0; i < fixture->input_count; ++i) {
+    tflaccel_status status = tflaccel_compiled_model_create_input_device_buffer(
+        fixture->compiled, i, TFLACCEL_BUFFER_OPENCL, &setup->inputs[i]);
+    ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+    ck_assert_ptr_null(tflaccel_tensor_buffer_write(setup->inputs[i],
+                                                    tflaccel_tensor_buffer_data(fixture->inputs[i]),
+                                                    tflaccel_tensor_buffer_byte_size(setup->inputs[i])));
+  }
+  for (uint32_t i = 0; i < fixture->output_count; ++i) {
+    tflaccel_status status = tflaccel_compiled_model_create_output_device_buffer(
+        fixture->compiled, i, TFLACCEL_BUFFER_OPENCL, &setup->outputs[i]);
+    ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+  }
+  return 1;
+}
+
+static void close_setup(cl_setup *setup) {
+  for (uint32_t i = 0; i < setup->fixture.input_count; ++i)
+    tflaccel_tensor_buffer_destroy(setup->inputs[i]);
+  for (uint32_t i = 0; i < setup->fixture.output_count; ++i)
+    tflaccel_tensor_buffer_destroy(setup->outputs[i]);
+  device_fixture_close(&setup->fixture);
+}
+
+/* The cl_event behind output `index`'s event (owned by that event, which
+ * the caller destroys). */
+static cl_event output_cl_event(const cl_setup *setup, uint32_t index,
+                                tflaccel_tensor_event **event) {
+  ck_assert_ptr_null(tflaccel_tensor_buffer_get_event(setup->outputs[index], event));
+  ck_assert_ptr_nonnull(*event);
+  tflaccel_native_event native = {.struct_size = sizeof native};
+  tflaccel_status status =
+      tflaccel_tensor_event_get_native(*event, TFLACCEL_NATIVE_EVENT_NONE, &native);
+  ck_assert_msg(status == NULL, "output %u: %s", index, tflaccel_status_message(status));
+  ck_assert_int_eq(native.type, TFLACCEL_NATIVE_EVENT_OPENCL);
+  ck_assert_uint_ne(native.handle, 0);
+  cl_event cl = (cl_event)(uintptr_t)native.handle;
+  cl_context owner = NULL;
+  ck_assert_int_eq(clGetEventInfo(cl, CL_EVENT_CONTEXT, sizeof owner, &owner, NULL), CL_SUCCESS);
+  ck_assert_ptr_eq(owner, setup->context);
+  return cl;
+}
+
+static cl_int execution_status(cl_event event) {
+  cl_int execution = 0;
+  ck_assert_int_eq(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof execution,
+                                  &execution, NULL),
+                   CL_SUCCESS);
+  return execution;
+}
+
+START_TEST(queued_runs_export_cl_events) {
+  cl_setup setup;
+  if (!open_setup(&setup)) return;
+  device_fixture *fixture = &setup.fixture;
+  enum { FRAMES = 3 };
+  for (int frame = 0; frame < FRAMES; ++frame) {
+    tflaccel_status status = tflaccel_compiled_model_run_async(
+        fixture->compiled, setup.inputs, fixture->input_count, setup.outputs, fixture->output_count);
+    ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+    for (uint32_t o = 0; o < fixture->output_count; ++o) {
+      tflaccel_tensor_event *event = NULL;
+      cl_event cl = output_cl_event(&setup, o, &event);
+      /* The application's own wait on the cl_event, then the core's. */
+      ck_assert_int_eq(clWaitForEvents(1, &cl), CL_SUCCESS);
+      ck_assert_int_eq(execution_status(cl), CL_COMPLETE);
+      ck_assert_int_eq(tflaccel_tensor_event_is_signaled(event), 1);
+      status = tflaccel_tensor_event_wait(event);
+      ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+      /* gpu_cl exports cl_event only. */
+      tflaccel_native_event other = {.struct_size = sizeof other};
+      expect_error(tflaccel_tensor_event_get_native(event, TFLACCEL_NATIVE_EVENT_SYNC_FILE_FD, &other),
+                   TFLACCEL_UNSUPPORTED, "cl_khr_external_semaphore_sync_fd");
+      expect_error(tflaccel_tensor_event_get_native(event, TFLACCEL_NATIVE_EVENT_VULKAN_FENCE, &other),
+                   TFLACCEL_UNSUPPORTED, "no VkFence events");
+      tflaccel_tensor_event_destroy(event);
+      device_fixture_check_output(fixture, o, setup.outputs[o]);
+    }
+  }
+  /* Frames queued back to back on the same buffers, waited on at the end
+   * only: ordered on the device. */
+  for (int frame = 0; frame < FRAMES; ++frame)
+    ck_assert_ptr_null(tflaccel_compiled_model_run_async(fixture->compiled, setup.inputs,
+                                                         fixture->input_count, setup.outputs,
+                                                         fixture->output_count));
+  for (uint32_t o = 0; o < fixture->output_count; ++o) {
+    tflaccel_tensor_event *event = NULL;
+    (void)output_cl_event(&setup, o, &event);
+    tflaccel_status status = tflaccel_tensor_event_wait(event);
+    ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+    tflaccel_tensor_event_destroy(event);
+    device_fixture_check_output(fixture, o, setup.outputs[o]);
+  }
+  /* An output read back to host memory ends its run on the CPU. */
+  tflaccel_tensor_buffer *host_outputs[FIXTURE_MAX_TENSORS];
+  for (uint32_t o = 0; o < fixture->output_count; ++o)
+    ck_assert_ptr_null(
+        tflaccel_compiled_model_create_output_buffer(fixture->compiled, o, &host_outputs[o]));
+  ck_assert_ptr_null(tflaccel_compiled_model_run_async(fixture->compiled, setup.inputs,
+                                                       fixture->input_count, host_outputs,
+                                                       fixture->output_count));
+  tflaccel_tensor_event *host_event = NULL;
+  ck_assert_ptr_null(tflaccel_tensor_buffer_get_event(host_outputs[0], &host_event));
+  tflaccel_native_event native = {.struct_size = sizeof native};
+  expect_error(tflaccel_tensor_event_get_native(host_event, TFLACCEL_NATIVE_EVENT_NONE, &native),
+               TFLACCEL_UNSUPPORTED, "has no native object");
+  ck_assert_ptr_null(tflaccel_tensor_event_wait(host_event));
+  tflaccel_tensor_event_destroy(host_event);
+  for (uint32_t o = 0; o < fixture->output_count; ++o) {
+    device_fixture_check_output(fixture, o, host_outputs[o]);
+    tflaccel_tensor_buffer_destroy(host_outputs[o]);
+  }
+  printf("gpu_cl: run_async queued %d frames on the device; outputs' cl_events reached "
+         "CL_COMPLETE; outputs equal the synchronous run's\n",
+         2 * FRAMES);
+  close_setup(&setup);
+}
+END_TEST
+
+START_TEST(application_user_event_gates_the_run) {
+  cl_setup setup;
+  if (!open_setup(&setup)) return;
+  device_fixture *fixture = &setup.fixture;
+  /* Outputs start from zeros, so a run that went early would show. */
+  for (uint32_t o = 0; o < fixture->output_count; ++o) {
+    size_t size = tflaccel_tensor_buffer_byte_size(setup.outputs[o]);
+    void *zeros = calloc(1, size);
+    ck_assert_ptr_nonnull(zeros);
+    ck_assert_ptr_null(tflaccel_tensor_buffer_write(setup.outputs[o], zeros, size));
+    free(zeros);
+  }
+  cl_int error = CL_SUCCESS;
+  cl_event gate = clCreateUserEvent(setup.context, &error);
+  ck_assert_int_eq(error, CL_SUCCESS);
+  tflaccel_native_event native = {.struct_size = sizeof native,
+                                  .type = TFLACCEL_NATIVE_EVENT_OPENCL,
+                                  .handle = (uint64_t)(uintptr_t)gate};
+  tflaccel_tensor_event *ready = NULL;
+  tflaccel_status status = tflaccel_tensor_event_create_from_native(fixture->environment, "gpu_cl",
+                                                                    &native, &ready);
+  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+  ck_assert_int_eq(tflaccel_tensor_event_is_signaled(ready), 0);
+  /* Its native object is the application's cl_event. */
+  tflaccel_native_event back = {.struct_size = sizeof back};
+  ck_assert_ptr_null(tflaccel_tensor_event_get_native(ready, TFLACCEL_NATIVE_EVENT_NONE, &back));
+  ck_assert_uint_eq(back.handle, native.handle);
+  for (uint32_t i = 0; i < fixture->input_count; ++i)
+    ck_assert_ptr_null(tflaccel_tensor_buffer_set_event(setup.inputs[i], ready));
+  status = tflaccel_compiled_model_run_async(fixture->compiled, setup.inputs, fixture->input_count,
+                                             setup.outputs, fixture->output_count);
+  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+  /* Queued on the device behind the gate: the output's cl_event exists
+   * (the queue's thread did not wait for the gate) and has not run. */
+  tflaccel_tensor_event *done = NULL;
+  cl_event output = output_cl_event(&setup, 0, &done);
+  struct timespec pause = {0, 100 * 1000 * 1000};
+  nanosleep(&pause, NULL);
+  ck_assert_int_ne(execution_status(output), CL_COMPLETE);
+  ck_assert_int_eq(tflaccel_tensor_event_is_signaled(done), 0);
+  ck_assert_int_eq(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+  status = tflaccel_tensor_event_wait(done);
+  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+  ck_assert_int_eq(execution_status(output), CL_COMPLETE);
+  ck_assert_int_eq(tflaccel_tensor_event_is_signaled(ready), 1);
+  tflaccel_tensor_event_destroy(done);
+  for (uint32_t o = 0; o < fixture->output_count; ++o)
+    device_fixture_check_output(fixture, o, setup.outputs[o]);
+  /* A synchronous run waits for a wrapped event too (signalled by now). */
+  status = tflaccel_compiled_model_run(fixture->compiled, setup.inputs, fixture->input_count,
+                                       setup.outputs, fixture->output_count);
+  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+  for (uint32_t i = 0; i < fixture->input_count; ++i)
+    ck_assert_ptr_null(tflaccel_tensor_buffer_set_event(setup.inputs[i], NULL));
+  tflaccel_tensor_event_destroy(ready);
+  /* The wrapped event retained the cl_event: the application's own
+   * reference is still its to release. */
+  ck_assert_int_eq(clReleaseEvent(gate), CL_SUCCESS);
+  printf("gpu_cl: an application's user cl_event gated a queued run on the device\n");
+  close_setup(&setup);
+}
+END_TEST
+
+START_TEST(bad_native_events_are_refused) {
+  cl_setup setup;
+  if (!open_setup(&setup)) return;
+  tflaccel_environment *environment = setup.fixture.environment;
+  tflaccel_tensor_event *event = NULL;
+  tflaccel_native_event native = {.struct_size = sizeof native,
+                                  .type = TFLACCEL_NATIVE_EVENT_OPENCL,
+                                  .handle = 0};
+  expect_error(tflaccel_tensor_event_create_from_native(environment, "gpu_cl", &native, &event),
+               TFLACCEL_INVALID_ARGUMENT, "NULL cl_event");
+  ck_assert_ptr_null(event);
+  native.type = 99;
+  native.handle = 1;
+  expect_error(tflaccel_tensor_event_create_from_native(environment, "gpu_cl", &native, &event),
+               TFLACCEL_INVALID_ARGUMENT, "unknown native event type 99");
+  native.type = TFLACCEL_NATIVE_EVENT_VULKAN_FENCE;
+  expect_error(tflaccel_tensor_event_create_from_native(environment, "gpu_cl", &native, &event),
+               TFLACCEL_UNSUPPORTED, "no VkFence events");
+  native.type = TFLACCEL_NATIVE_EVENT_SYNC_FILE_FD;
+  expect_error(tflaccel_tensor_event_create_from_native(environment, "gpu_cl", &native, &event),
+               TFLACCEL_UNSUPPORTED, "cl_khr_external_semaphore_sync_fd");
+  native.struct_size = 8;
+  native.type = TFLACCEL_NATIVE_EVENT_OPENCL;
+  expect_error(tflaccel_tensor_event_create_from_native(environment, "gpu_cl", &native, &event),
+               TFLACCEL_INVALID_ARGUMENT, "struct_size 8 is too small");
+  native.struct_size = sizeof native;
+  expect_error(tflaccel_tensor_event_create_from_native(environment, "no_such_plugin", &native,
+                                                        &event),
+               TFLACCEL_INVALID_ARGUMENT, "no accelerator named 'no_such_plugin'");
+  expect_error(tflaccel_tensor_event_create_from_native(environment, "gpu_cl", NULL, &event),
+               TFLACCEL_INVALID_ARGUMENT, "NULL argument");
+  /* A cl_event of another cl_context on the same device. */
+  cl_device_id device = NULL;
+  ck_assert_int_eq(
+      clGetContextInfo(setup.context, CL_CONTEXT_DEVICES, sizeof device, &device, NULL), CL_SUCCESS);
+  cl_int error = CL_SUCCESS;
+  cl_context other = clCreateContext(NULL, 1, &device, NULL, NULL, &error);
+  ck_assert_int_eq(error, CL_SUCCESS);
+  cl_event foreign = clCreateUserEvent(other, &error);
+  ck_assert_int_eq(error, CL_SUCCESS);
+  native.handle = (uint64_t)(uintptr_t)foreign;
+  expect_error(tflaccel_tensor_event_create_from_native(environment, "gpu_cl", &native, &event),
+               TFLACCEL_INVALID_ARGUMENT, "another cl_context");
+  ck_assert_ptr_null(event);
+  ck_assert_int_eq(clSetUserEventStatus(foreign, CL_COMPLETE), CL_SUCCESS);
+  ck_assert_int_eq(clReleaseEvent(foreign), CL_SUCCESS);
+  ck_assert_int_eq(clReleaseContext(other), CL_SUCCESS);
+  /* The core's own events have no native object. */
+  ck_assert_ptr_null(tflaccel_tensor_event_create(&event));
+  ck_assert_ptr_null(tflaccel_tensor_event_signal(event));
+  expect_error(tflaccel_tensor_event_get_native(event, TFLACCEL_NATIVE_EVENT_NONE, &native),
+               TFLACCEL_UNSUPPORTED, "has no native object");
+  expect_error(tflaccel_tensor_event_get_native(NULL, TFLACCEL_NATIVE_EVENT_NONE, &native),
+               TFLACCEL_INVALID_ARGUMENT, "NULL argument");
+  tflaccel_tensor_event_destroy(event);
+  printf("gpu_cl: bad native events refused in one line\n");
+  close_setup(&setup);
+}
+END_TEST
+
+int main(void) {
+  Suite *suite = suite_create("native_events_cl");
+  TCase *tcase = tcase_create("native_events_cl");
+  tcase_set_timeout(tcase, 600);
+  tcase_add_test(tcase, queued_runs_export_cl_events);
+  tcase_add_test(tcase, application_user_event_gates_the_run);
+  tcase_add_test(tcase, bad_native_events_are_refused);
+  suite_add_tcase(suite, tcase);
+  return test_run_suite(suite);
+}
