@@ -71,7 +71,11 @@ static void accesses_of(const gpu_program *program, uint32_t i,
     const gpu_argument *argument = &dispatch->args[a];
     int writes = gpu_kernel_writes_argument(dispatch->kernel, a);
     gpu_hazard_access access = {.buffer = NULL, .begin = 0, .end = UINT64_MAX, .writes = writes};
-    if (argument->kind == GPU_BUFFER_ARENA) {
+    if (argument->kind == GPU_BUFFER_STATE) {
+      access.buffer = &program->state_size;
+      access.begin = argument->arena_offset;
+      access.end = argument->arena_offset + argument->arena_size;
+    } else if (argument->kind == GPU_BUFFER_ARENA) {
       access.buffer = &program->arena_size;
       if (argument->arena_size > 0) {
         access.begin = argument->arena_offset;
