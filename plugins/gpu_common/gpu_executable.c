@@ -117,7 +117,10 @@ static tflaccel_status create_kernels(gpu_executable *executable) {
       }
       status = backend->ops->kernel_set_buffer(backend->device, kernel, SLOT_TENSORS + a, buffer);
       const gpu_argument *argument = &dispatch->args[a];
-      if (status == NULL && argument->kind == GPU_BUFFER_ARENA && argument->arena_size > 0 &&
+      /* Arena and state tensors bind their own bytes (the backend's tools
+       * then see which bytes each dispatch touches). */
+      int ranged = argument->kind == GPU_BUFFER_ARENA || argument->kind == GPU_BUFFER_STATE;
+      if (status == NULL && ranged && argument->arena_size > 0 &&
           backend->ops->kernel_set_range != NULL) {
         int32_t narrowed = 0;
         status =

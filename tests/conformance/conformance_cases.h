@@ -19,6 +19,7 @@ enum {
   CF_PADV2 = 1 << 7,
   CF_INT64 = 1 << 8, /* ARG_MAX, ARG_MIN: int64 output (else int32) */
   CF_EXACT_FP32 = 1 << 9, /* quantized outputs: in fp32, equal to cpu_ref's (0 LSB) on the GPU plugins */
+  CF_BATCH_MAJOR = 1 << 10, /* UNIDIRECTIONAL_SEQUENCE_LSTM: input [B, T, I] (else [T, B, I]) */
 };
 
 typedef struct cf_case cf_case;

@@ -41,6 +41,9 @@ static const known_limit known_limits[] = {
      "29 of the 95 tensors its kernels store exceed rtol_fp16 each alone; rounding only the "
      "activation-clamped tensors gives 12x, only the others 37x: no split into half and float "
      "tensors short of float32 throughout meets it (output 0 lands at 0.7x to 1.4x)"},
+    {"tflm__trained_lstm", TFLACCEL_PRECISION_FP32,
+     "cpu_ref, the bit-exact reference, is itself 7.0e-3 of scale off this reference (the "
+     "WASM runtime's LSTM); the GPU plugins are as far off as cpu_ref (bench/check-references.py)"},
 };
 
 typedef struct model_case {
@@ -158,9 +161,9 @@ START_TEST(model_runs_on_gpu_within_tolerance) {
 END_TEST
 
 /* The float models the GPU plugins must run whole: the MediaPipe models
- * and TFLite Micro's float hello_world. (movenet is quantized inside and
- * trained_lstm needs UNIDIRECTIONAL_SEQUENCE_LSTM, which the GPU op list
- * does not include: they run partly on cpu_ref and are not checked here.) */
+ * and TFLite Micro's float hello_world and trained_lstm (its sequence
+ * LSTM keeps its state on the GPU). (movenet is quantized inside: it runs
+ * partly on cpu_ref and is not checked here.) */
 static const char *const float_models[] = {"face_detection_full_range_sparse",
                                            "face_detection_short_range",
                                            "face_landmark",
@@ -172,7 +175,8 @@ static const char *const float_models[] = {"face_detection_full_range_sparse",
                                            "pose_detection",
                                            "pose_landmark_lite",
                                            "selfie_segmentation",
-                                           "tflm__hello_world_float"};
+                                           "tflm__hello_world_float",
+                                           "tflm__trained_lstm"};
 
 static int is_float_model(const char *name) {
   for (size_t i = 0; i < sizeof float_models / sizeof float_models[0]; ++i)
