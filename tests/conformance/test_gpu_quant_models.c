@@ -58,6 +58,7 @@ static const quantized_model models[] = {
     {"coral__mobilenet_v1_0.25_128_quant", 0, SOFTMAX_AMPLIFIES},
     {"tflm__hello_world_int8", 0, NULL},
     {"tflm__micro_speech_quantized", 0, NULL},
+    {"coral__keras_lstm_mnist_ptq", 0, NULL},
     {"coral__tf2_mobilenet_v2_1.0_224_ptq", 1, SOFTMAX_AMPLIFIES},
 };
 

@@ -13,15 +13,18 @@
  * step 0), so that the output state is written once. The states are
  * variable tensors in the state buffer (gpu_state.h): a run starts from
  * the last run's. Four dispatches per step: the corpus's sequences are
- * short (28 steps at most), and each step depends on the one before. */
+ * short (28 steps at most), and each step depends on the one before.
+ * The int8 LSTM runs through the float view (check_integer_lstm). */
 #include "config.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "core/facts/dtype.h"
 
 #include "plugins/gpu_common/gpu_emit.h"
 #include "plugins/gpu_common/gpu_emit_conv.h"
+#include "plugins/gpu_common/gpu_emit_quant.h"
 #include "plugins/gpu_common/gpu_op_builder.h"
 #include "plugins/gpu_common/gpu_op_math.h"
 #include "plugins/gpu_common/gpu_quant.h"
@@ -66,7 +69,57 @@ static void describe(const tflaccel_graph_view *graph, const tflaccel_op_desc *o
   shape->cells = to_output->rank == 2 ? to_output->dims[0] : 0;
 }
 
-/* Float LSTM with every gate, TANH, a cell clip or none, no peephole,
+/* The integer LSTM (TFLite's 8x8_16: int8 input, output and output state,
+ * int16 cell state, int8 weights, int32 biases) in the float view
+ * (gpu_quant.h): the gates in float on the dequantized weights, the cell
+ * state rounded onto its int16 grid and h onto the output's int8 grid at
+ * every step, where TFLite's kernel quantizes them; its int16 gate sums
+ * and fixed-point sigmoid and tanh are not simulated (bench/RESULTS.md:
+ * how far that puts the outputs). */
+static int check_integer_lstm(const gpu_support_check *check) {
+  const tflaccel_graph_view *graph = check->graph;
+  const tflaccel_op_desc *op = check->op;
+  const tflaccel_tensor_desc *input = slot(graph, op, SEQ_INPUT);
+  const tflaccel_tensor_desc *output = gpu_op_output(graph, op, 0);
+  const tflaccel_tensor_desc *output_state = slot(graph, op, SEQ_OUTPUT_STATE);
+  const tflaccel_tensor_desc *cell_state = slot(graph, op, SEQ_CELL_STATE);
+  if (input->dtype != TFLACCEL_DTYPE_INT8 || !gpu_is_quantized_activation(input))
+    return gpu_decline(check, "%s with %s input: the GPU takes float32 or the int8 LSTM",
+                       check->name, dtype_name(input->dtype));
+  if (output_state == NULL || cell_state == NULL || output->dtype != TFLACCEL_DTYPE_INT8 ||
+      output_state->dtype != TFLACCEL_DTYPE_INT8 || cell_state->dtype != TFLACCEL_DTYPE_INT16 ||
+      !gpu_is_quantized_activation(output_state) || !gpu_is_quantized_activation(cell_state))
+    return gpu_decline(check,
+                       "integer %s without int8 output and output state and an int16 cell "
+                       "state, each with one scale",
+                       check->name);
+  /* TFLite copies the hidden state's integers into the output state and
+   * the output: one grid for all three. */
+  if (op->intermediate_count != 5 || op->intermediates[4] >= graph->tensor_count ||
+      !gpu_same_quantization(&graph->tensors[op->intermediates[4]], output_state) ||
+      !gpu_same_quantization(output, output_state))
+    return gpu_decline(check,
+                       "integer %s whose output, output state and hidden state (intermediate "
+                       "4) differ in quantization",
+                       check->name);
+  for (uint32_t g = 0; g < 8; ++g) {
+    const tflaccel_tensor_desc *weights = slot(graph, op, SEQ_INPUT_WEIGHTS + g);
+    if (weights != NULL && (weights->dtype != TFLACCEL_DTYPE_INT8 ||
+                            weights->quantization.count != 1 ||
+                            weights->quantization.zero_points == NULL ||
+                            weights->quantization.zero_points[0] != 0))
+      return gpu_decline(check, "integer %s weights %u are not int8 with one scale and zero 0",
+                         check->name, SEQ_INPUT_WEIGHTS + g);
+  }
+  for (uint32_t g = 0; g < 4; ++g) {
+    const tflaccel_tensor_desc *bias = slot(graph, op, SEQ_BIAS + g);
+    if (bias != NULL && bias->dtype != TFLACCEL_DTYPE_INT32)
+      return gpu_decline(check, "integer %s bias %u is not int32", check->name, SEQ_BIAS + g);
+  }
+  return 1;
+}
+
+/* Float (or int8: check_integer_lstm) LSTM with every gate, TANH, a cell clip or none, no peephole,
  * projection or layer normalization; time-major, or batch-major with batch 1 (then the
  * steps are contiguous too). Each variant the GPU does not take is named. */
 static int check_sequence_lstm(const gpu_support_check *check) {
@@ -77,11 +130,7 @@ static int check_sequence_lstm(const gpu_support_check *check) {
     return gpu_decline(check, "%s has %u inputs, expected 20 or 24", check->name,
                        op->input_count);
   const tflaccel_tensor_desc *input = slot(graph, op, SEQ_INPUT);
-  if (input->dtype != TFLACCEL_DTYPE_FLOAT32)
-    return gpu_decline(check,
-                       "%s with %s input: only the float32 LSTM runs on the GPU (the integer "
-                       "LSTM's int16 gates and cell state are not simulated)",
-                       check->name, dtype_name(input->dtype));
+  if (input->dtype != TFLACCEL_DTYPE_FLOAT32 && !check_integer_lstm(check)) return 0;
   if (params->fused_activation != TFLACCEL_ACT_TANH)
     return gpu_decline(check, "%s with activation %d: the GPU gates kernel applies TANH only",
                        check->name, (int)params->fused_activation);
@@ -185,11 +234,24 @@ static tflaccel_status pack_bias(gpu_lowering *lw, const tflaccel_op_desc *op,
       lw->host, program, (uint64_t)(out_c + 3) / 4 * 4 * program->element_size,
       GPU_WEIGHT_ALIGNMENT, offset);
   if (status != NULL) return status;
+  const tflaccel_tensor_desc *input = slot(lw->graph, op, SEQ_INPUT);
   for (int32_t o = 0; o < out_c; ++o) {
-    const tflaccel_tensor_desc *bias =
-        slot(lw->graph, op, SEQ_BIAS + basic_to_full_gate[o / shape->cells]);
-    gpu_program_store_constant(program, *offset, (uint64_t)o,
-                               gpu_constant_value(bias, o % shape->cells));
+    uint32_t gate = basic_to_full_gate[o / shape->cells];
+    const tflaccel_tensor_desc *bias = slot(lw->graph, op, SEQ_BIAS + gate);
+    int32_t cell = o % shape->cells;
+    float value;
+    if (bias->dtype == TFLACCEL_DTYPE_INT32) {
+      /* TFLite's integer LSTM adds the bias to the input product: its unit
+       * is the input's scale times the input weights' (check_integer_lstm:
+       * one scale each), whatever scale the bias tensor carries. */
+      const tflaccel_tensor_desc *weights = slot(lw->graph, op, SEQ_INPUT_WEIGHTS + gate);
+      int32_t q;
+      memcpy(&q, (const uint8_t *)bias->data + (size_t)cell * 4, 4);
+      value = (float)((double)q * input->quantization.scales[0] * weights->quantization.scales[0]);
+    } else {
+      value = gpu_constant_value(bias, cell);
+    }
+    gpu_program_store_constant(program, *offset, (uint64_t)o, value);
   }
   return NULL;
 }
@@ -228,6 +290,15 @@ static tflaccel_status lower_sequence_lstm(gpu_lowering *lw, uint32_t position) 
   uint32_t output_state = op->inputs[SEQ_OUTPUT_STATE], cell_state = op->inputs[SEQ_CELL_STATE];
   int32_t batch = shape.batch, cells = shape.cells, total = shape.input + cells;
   float cell_clip = op->params->sequence_lstm.cell_clip; /* proj_clip: only with a projection */
+  /* The integer LSTM's cell state saturates at its int16 range (2^-15
+   * scale: +-1), before h is computed from it: a clip of the float state
+   * there too (the gates kernel computes h from the state it clips). */
+  const tflaccel_tensor_desc *cell_desc = &lw->graph->tensors[cell_state];
+  if (gpu_is_quantized_activation(cell_desc)) {
+    float range = (float)(INT16_MAX - cell_desc->quantization.zero_points[0]) *
+                  cell_desc->quantization.scales[0];
+    if (cell_clip <= 0.0f || cell_clip > range) cell_clip = range;
+  }
   const int32_t rows_dims[2] = {batch, total}, sums_dims[2] = {batch, 4 * cells};
   gpu_shape rows_shape = gpu_shape_of_dims(2, rows_dims);
   gpu_shape sums_shape = gpu_shape_of_dims(2, sums_dims);
@@ -289,6 +360,14 @@ static tflaccel_status lower_sequence_lstm(gpu_lowering *lw, uint32_t position) 
                                       w < 2, gpu_float_bits(cell_clip)};
       memcpy(k, gate_values, sizeof gate_values);
       status = write_step(lw, d, targets[w], w == 0 ? (uint32_t)t * output_step : 0);
+      /* The integer LSTM: onto the grid of what it writes (h: the output's). */
+      uint32_t grid = w == 0 ? output : targets[w], argument = 3;
+      int added = 1;
+      if (status == NULL && gpu_is_quantized_activation(&lw->graph->tensors[grid]))
+        status = lower_add_grid_post(lw, d, grid, &argument, &added);
+      if (status == NULL && !added)
+        status = lw->host->status_make(TFLACCEL_INTERNAL, "%s: no post-op room in an LSTM step",
+                                       lw->backend->plugin_name);
     }
   }
   return status;
