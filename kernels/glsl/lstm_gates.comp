@@ -4,7 +4,8 @@
  * prev_state t2 [B, D]; K(0) D, K(1) t1's and K(2) t2's slices per pixel.
  * Gate g of channel c is t1's channel g * D + c, loaded alone: it is not
  * slice-aligned when D % 4 != 0. K(4): the float bits of the cell clip
- * (0: none). In float in every mode, as cpu_ref computes it (and
+ * (0: none), K(5): those of a value added to the activation (0 but in the
+ * int8 LSTM). In float in every mode, as cpu_ref computes it (and
  * kernels/cl/lstm.cl):
  *   state = sigmoid(g0) * tanh(g1) + sigmoid(g2) * prev_state, clipped
  *   activ = sigmoid(g3) * tanh(state) */
@@ -18,7 +19,7 @@ void main() {
   int depth = K(0), pixel = (b * P(P_OUT_H) + y) * P(P_OUT_W) + x;
   int gates_at = pixel * K(1), state_at = pixel * K(2);
   bool write_activ = K(3) != 0;
-  float cell_clip = intBitsToFloat(K(4));
+  float cell_clip = intBitsToFloat(K(4)), activ_offset = intBitsToFloat(K(5));
   FLT4 v = FLT4(0);
   for (int lane = 0; lane < 4; ++lane) {
     int c = s * 4 + lane;
@@ -31,7 +32,8 @@ void main() {
     if (cell_clip > 0.0) state = clamp(state, -cell_clip, cell_clip);
     PRECISE_FP32 float value = state;
     if (write_activ)
-      value = lstm_sigmoid(float(load_channel(1, gates_at, 3 * depth + c))) * tanh(state);
+      value = lstm_sigmoid(float(load_channel(1, gates_at, 3 * depth + c))) * tanh(state) +
+              activ_offset;
     v = with_lane(v, lane, FLT(value));
   }
   finish_slice(b, y, x, s, v);

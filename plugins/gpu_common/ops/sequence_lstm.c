@@ -73,7 +73,8 @@ static void describe(const tflaccel_graph_view *graph, const tflaccel_op_desc *o
  * int16 cell state, int8 weights, int32 biases) in the float view
  * (gpu_quant.h): the gates in float on the dequantized weights, the cell
  * state rounded onto its int16 grid and h onto the output's int8 grid at
- * every step, where TFLite's kernel quantizes them; its int16 gate sums
+ * every step, where TFLite's kernel quantizes them (with its zero-point
+ * quirk: lower_sequence_lstm); its int16 gate sums
  * and fixed-point sigmoid and tanh are not simulated (bench/RESULTS.md:
  * how far that puts the outputs). */
 static int check_integer_lstm(const gpu_support_check *check) {
@@ -299,6 +300,15 @@ static tflaccel_status lower_sequence_lstm(gpu_lowering *lw, uint32_t position) 
                   cell_desc->quantization.scales[0];
     if (cell_clip <= 0.0f || cell_clip > range) cell_clip = range;
   }
+  /* TFLite's integer LSTM writes h as round(h / s) - zero point, not
+   * + zero point (CwiseMul subtracts it), and copies those integers into
+   * the output state and the output: their real value is h - 2 x zero
+   * point x s, which the gates kernel adds before the rounding post-op. */
+  float activ_offset = 0.0f;
+  const tflaccel_tensor_desc *output_desc = &lw->graph->tensors[output];
+  if (gpu_is_quantized_activation(output_desc))
+    activ_offset = -2.0f * (float)output_desc->quantization.zero_points[0] *
+                   output_desc->quantization.scales[0];
   const int32_t rows_dims[2] = {batch, total}, sums_dims[2] = {batch, 4 * cells};
   gpu_shape rows_shape = gpu_shape_of_dims(2, rows_dims);
   gpu_shape sums_shape = gpu_shape_of_dims(2, sums_dims);
@@ -356,8 +366,9 @@ static tflaccel_status lower_sequence_lstm(gpu_lowering *lw, uint32_t position) 
       if (status == NULL) status = lower_bind_input(lw, d, 2, cell_state);
       if (status != NULL) break;
       k = gpu_program_params(lw->program, d) + GPU_P_KERNEL;
-      const int32_t gate_values[5] = {cells, sums_shape.s, lw->tensors[cell_state].shape.s,
-                                      w < 2, gpu_float_bits(cell_clip)};
+      const int32_t gate_values[6] = {cells, sums_shape.s, lw->tensors[cell_state].shape.s,
+                                      w < 2, gpu_float_bits(cell_clip),
+                                      gpu_float_bits(w < 2 ? activ_offset : 0.0f)};
       memcpy(k, gate_values, sizeof gate_values);
       status = write_step(lw, d, targets[w], w == 0 ? (uint32_t)t * output_step : 0);
       /* The integer LSTM: onto the grid of what it writes (h: the output's). */
