@@ -3,9 +3,11 @@
  * the new activation (K(3) == 1) from the gate sums t1 [B, 4D] and
  * prev_state t2 [B, D]; K(0) D, K(1) t1's and K(2) t2's slices per pixel.
  * Gate g of channel c is t1's channel g * D + c, loaded alone: it is not
- * slice-aligned when D % 4 != 0. In float in every mode, as cpu_ref
- * computes it (and kernels/cl/lstm.cl):
- *   state = sigmoid(g0) * tanh(g1) + sigmoid(g2) * prev_state
+ * slice-aligned when D % 4 != 0. K(4): the float bits of the cell clip
+ * (0: none), K(5): those of a value added to the activation (0 but in the
+ * int8 LSTM). In float in every mode, as cpu_ref computes it (and
+ * kernels/cl/lstm.cl):
+ *   state = sigmoid(g0) * tanh(g1) + sigmoid(g2) * prev_state, clipped
  *   activ = sigmoid(g3) * tanh(state) */
 
 /* LOGISTIC's formula (cpu_ref's and apply_unary's). */
@@ -17,6 +19,7 @@ void main() {
   int depth = K(0), pixel = (b * P(P_OUT_H) + y) * P(P_OUT_W) + x;
   int gates_at = pixel * K(1), state_at = pixel * K(2);
   bool write_activ = K(3) != 0;
+  float cell_clip = intBitsToFloat(K(4)), activ_offset = intBitsToFloat(K(5));
   FLT4 v = FLT4(0);
   for (int lane = 0; lane < 4; ++lane) {
     int c = s * 4 + lane;
@@ -26,9 +29,11 @@ void main() {
     float forget_gate = lstm_sigmoid(float(load_channel(1, gates_at, 2 * depth + c)));
     float prev_state = float(load_channel(2, state_at, c));
     PRECISE_FP32 float state = input_gate * new_input + forget_gate * prev_state;
+    if (cell_clip > 0.0) state = clamp(state, -cell_clip, cell_clip);
     PRECISE_FP32 float value = state;
     if (write_activ)
-      value = lstm_sigmoid(float(load_channel(1, gates_at, 3 * depth + c))) * tanh(state);
+      value = lstm_sigmoid(float(load_channel(1, gates_at, 3 * depth + c))) * tanh(state) +
+              activ_offset;
     v = with_lane(v, lane, FLT(value));
   }
   finish_slice(b, y, x, s, v);

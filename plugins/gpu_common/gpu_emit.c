@@ -11,6 +11,7 @@
 #include "plugins/gpu_common/gpu_post_op.h"
 #include "plugins/gpu_common/gpu_quant.h"
 #include "plugins/gpu_common/gpu_slice.h"
+#include "plugins/gpu_common/gpu_state.h"
 
 /* Preferred work-group size: enough threads to fill a warp or two. */
 #define LOWER_GROUP_THREADS 64
@@ -88,6 +89,17 @@ static tflaccel_status materialise_constant(gpu_lowering *lw, uint32_t tensor) {
   return NULL;
 }
 
+/* A variable tensor's bytes in the state buffer (gpu_state.h). */
+static void bind_state(gpu_lowering *lw, uint32_t dispatch, uint32_t argument, uint32_t root) {
+  const lower_tensor *lt = &lw->tensors[root];
+  gpu_argument *arg = &lw->program->dispatches[dispatch].args[argument];
+  arg->kind = GPU_BUFFER_STATE;
+  arg->arena_offset = lt->constant_offset;
+  arg->arena_size = (uint64_t)gpu_shape_stored_elements(lt->shape) * lw->program->element_size;
+  gpu_program_params(lw->program, dispatch)[argument] =
+      (int32_t)(lt->constant_offset / lw->program->element_size);
+}
+
 void lower_bind_constants(gpu_lowering *lw, uint32_t dispatch, uint32_t argument, uint64_t offset) {
   gpu_dispatch *d = &lw->program->dispatches[dispatch];
   d->args[argument].kind = GPU_BUFFER_CONSTANTS;
@@ -105,6 +117,11 @@ tflaccel_status lower_bind_input(gpu_lowering *lw, uint32_t dispatch, uint32_t a
     tflaccel_status status = materialise_constant(lw, root);
     if (status != NULL) return status;
   }
+  if (lt->storage == GPU_BUFFER_NONE && root < lw->graph->tensor_count &&
+      (lw->graph->tensors[root].flags & TFLACCEL_TENSOR_VARIABLE)) {
+    tflaccel_status status = lower_place_state(lw, root);
+    if (status != NULL) return status;
+  }
   gpu_dispatch *d = &lw->program->dispatches[dispatch];
   int32_t *params = gpu_program_params(lw->program, dispatch);
   switch (lt->storage) {
@@ -120,6 +137,9 @@ tflaccel_status lower_bind_input(gpu_lowering *lw, uint32_t dispatch, uint32_t a
     case GPU_BUFFER_ARENA:
       d->args[argument].kind = GPU_BUFFER_ARENA;
       return add_fixup(lw, dispatch, argument, lt->request);
+    case GPU_BUFFER_STATE:
+      bind_state(lw, dispatch, argument, root);
+      return NULL;
     default:
       return lw->host->status_make(TFLACCEL_INTERNAL,
                                    "%s: tensor %u is read before anything writes it",
@@ -134,6 +154,11 @@ static tflaccel_status bind_written(gpu_lowering *lw, uint32_t dispatch, uint32_
   uint32_t root = lower_storage_root(lw, tensor);
   lower_tensor *lt = &lw->tensors[root];
   gpu_program *program = lw->program;
+  if (lt->storage == GPU_BUFFER_NONE && root < lw->graph->tensor_count &&
+      (lw->graph->tensors[root].flags & TFLACCEL_TENSOR_VARIABLE)) {
+    tflaccel_status status = lower_place_state(lw, root);
+    if (status != NULL) return status;
+  }
   if (lt->storage == GPU_BUFFER_NONE) {
     tflaccel_status status =
         add_request(lw, (uint64_t)gpu_shape_stored_elements(lt->shape) * program->element_size,
@@ -152,6 +177,8 @@ static tflaccel_status bind_written(gpu_lowering *lw, uint32_t dispatch, uint32_
     d->args[argument].kind = GPU_BUFFER_ARENA;
     tflaccel_status status = add_fixup(lw, dispatch, argument, lt->request);
     if (status != NULL) return status;
+  } else if (lt->storage == GPU_BUFFER_STATE) {
+    bind_state(lw, dispatch, argument, root);
   } else {
     return lw->host->status_make(TFLACCEL_INTERNAL, "%s: tensor %u is written but is a constant",
                                  lw->backend->plugin_name, tensor);

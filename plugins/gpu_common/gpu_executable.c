@@ -21,6 +21,7 @@ struct gpu_executable {
   const gpu_backend *backend;
   gpu_program program;
   tflaccel_buffer *arena, *constants, *params;
+  tflaccel_buffer *state; /* variable tensors (gpu_state.h); NULL without any */
   gpu_kernel_object **kernels;    /* one per dispatch */
   gpu_sequence *sequence;         /* the dispatches, handed to the backend once */
   int32_t rebound;                /* a kernel got another buffer since the last run */
@@ -67,6 +68,7 @@ void gpu_executable_destroy(gpu_executable *executable) {
   if (executable->constants != NULL)
     backend->ops->buffer_destroy(backend->device, executable->constants);
   if (executable->params != NULL) backend->ops->buffer_destroy(backend->device, executable->params);
+  if (executable->state != NULL) backend->ops->buffer_destroy(backend->device, executable->state);
   if (executable->bound_buffer != NULL) host->free(host->context, executable->bound_buffer);
   if (executable->bound_offset != NULL) host->free(host->context, executable->bound_offset);
   gpu_program_release(host, &executable->program);
@@ -105,6 +107,9 @@ static tflaccel_status create_kernels(gpu_executable *executable) {
         case GPU_BUFFER_CONSTANTS:
           buffer = executable->constants;
           break;
+        case GPU_BUFFER_STATE:
+          buffer = executable->state;
+          break;
         case GPU_BUFFER_BINDING:
           continue; /* set at run time */
         default:
@@ -113,13 +118,17 @@ static tflaccel_status create_kernels(gpu_executable *executable) {
       }
       status = backend->ops->kernel_set_buffer(backend->device, kernel, SLOT_TENSORS + a, buffer);
       const gpu_argument *argument = &dispatch->args[a];
-      if (status == NULL && argument->kind == GPU_BUFFER_ARENA && argument->arena_size > 0 &&
+      /* Arena and state tensors bind their own bytes (the backend's tools
+       * then see which bytes each dispatch touches). */
+      int ranged = argument->kind == GPU_BUFFER_ARENA || argument->kind == GPU_BUFFER_STATE;
+      if (status == NULL && ranged && argument->arena_size > 0 &&
           backend->ops->kernel_set_range != NULL) {
         int32_t narrowed = 0;
         status =
             backend->ops->kernel_set_range(backend->device, kernel, SLOT_TENSORS + a,
                                            argument->arena_offset, argument->arena_size, &narrowed);
-        if (status == NULL && narrowed) gpu_program_params(program, i)[a] = 0;
+        if (status == NULL && narrowed)
+          gpu_program_params(program, i)[a] = (int32_t)argument->element_offset;
       }
     }
     if (status != NULL) return status;
@@ -226,6 +235,10 @@ tflaccel_status gpu_executable_create(const gpu_backend *backend, const tflaccel
    * own bytes (kernel_set_range) changes its offset parameter. */
   uint64_t params_size = (uint64_t)program->dispatch_count * GPU_PARAMS_PER_DISPATCH * 4;
   if (status == NULL) status = create_buffer(backend, params_size, NULL, &created->params);
+  /* The variables start from their initial values (uploaded again by
+   * every reset_state). */
+  if (status == NULL && program->state_size > 0)
+    status = create_buffer(backend, program->state_size, program->state_initial, &created->state);
   double uploaded_ms = gpu_elapsed_ms(&start);
   int kernels_cached = cached && status == NULL;
   if (kernels_cached) backend->ops->cache_begin(backend->device, &key, program->storage, options);
@@ -313,7 +326,8 @@ static tflaccel_status bind(gpu_executable *executable, uint32_t b, const tflacc
             backend->device, executable->kernels[i], SLOT_TENSORS + a, binding->buffer);
         if (status != NULL) return status;
       }
-      gpu_program_params(program, i)[a] = (int32_t)(binding->offset / argument->offset_unit);
+      gpu_program_params(program, i)[a] =
+          (int32_t)(binding->offset / argument->offset_unit) + (int32_t)argument->element_offset;
       *params_changed = 1;
     }
   }
@@ -381,4 +395,12 @@ tflaccel_status gpu_executable_run(gpu_executable *executable, const tflaccel_bi
   double wall_us =
       (double)(end.tv_sec - start.tv_sec) * 1e6 + (double)(end.tv_nsec - start.tv_nsec) / 1e3;
   return gpu_profile_add_run(executable->profile, backend, wall_us);
+}
+
+tflaccel_status gpu_executable_reset_state(gpu_executable *executable) {
+  const gpu_backend *backend = executable->backend;
+  const gpu_program *program = &executable->program;
+  if (executable->state == NULL) return NULL;
+  return backend->ops->buffer_upload(backend->device, executable->state, program->state_initial,
+                                     program->state_size);
 }

@@ -28,6 +28,11 @@ tflaccel_status gpu_executable_submit(gpu_executable *executable, const tflaccel
 tflaccel_status gpu_executable_run(gpu_executable *executable, const tflaccel_binding *bindings,
                                    uint32_t binding_count);
 
+/* Restores the variable tensors to their initial values (gpu_state.h);
+ * nothing to do without any. Runs are synchronous, so no run is using
+ * them. */
+tflaccel_status gpu_executable_reset_state(gpu_executable *executable);
+
 /* Reports every dispatch with its GPU time over the runs so far; nothing
  * unless the backend times dispatches (plugin option profile = 1). The
  * destroy-time log of the times is left out then. */

@@ -71,7 +71,11 @@ static void accesses_of(const gpu_program *program, uint32_t i,
     const gpu_argument *argument = &dispatch->args[a];
     int writes = gpu_kernel_writes_argument(dispatch->kernel, a);
     gpu_hazard_access access = {.buffer = NULL, .begin = 0, .end = UINT64_MAX, .writes = writes};
-    if (argument->kind == GPU_BUFFER_ARENA) {
+    if (argument->kind == GPU_BUFFER_STATE) {
+      access.buffer = &program->state_size;
+      access.begin = argument->arena_offset;
+      access.end = argument->arena_offset + argument->arena_size;
+    } else if (argument->kind == GPU_BUFFER_ARENA) {
       access.buffer = &program->arena_size;
       if (argument->arena_size > 0) {
         access.begin = argument->arena_offset;
@@ -88,6 +92,14 @@ static void accesses_of(const gpu_program *program, uint32_t i,
 uint32_t gpu_hazard_plan(const gpu_program *program, int32_t *barrier_before) {
   gpu_hazard_tracker tracker;
   gpu_hazard_reset(&tracker);
+  /* The state buffer holds what the last run wrote (or reset_state):
+   * writes of an earlier submission that the first dispatch reading it
+   * waits for, as for any write before it in the sequence. */
+  if (program->state_size > 0) {
+    const gpu_hazard_access last_run = {.buffer = &program->state_size, .begin = 0,
+                                        .end = program->state_size, .writes = 1};
+    gpu_hazard_add(&tracker, &last_run, 1);
+  }
   uint32_t barriers = 0;
   for (uint32_t i = 0; i < program->dispatch_count; ++i) {
     gpu_hazard_access accesses[GPU_MAX_ARGS];

@@ -192,7 +192,9 @@ typedef enum gpu_kernel_id {
   /* The gates of the basic LSTM cell (TFLite's LstmCell): t1 the gate sums
    * activ_temp [B, 4D], t2 prev_state [B, D]; t0 is the new state when
    * [3] is 0, the new activation when [3] is 1. [0] D, [1] t1's slices per
-   * pixel, [2] t2's. Gate g of channel c is t1's channel g * D + c, read
+   * pixel, [2] t2's, [3] as above, [4] the float bits of the cell clip
+   * (0: none), [5] those of a value added to the activation (0: none).
+   * Gate g of channel c is t1's channel g * D + c, read
    * one value at a time (not slice-aligned when D % 4 != 0). Both dispatches
    * compute the state the same way, in float, so the activation uses the
    * unrounded state as cpu_ref's does. GPU_FEATURE_LSTM_GATES. */

@@ -191,8 +191,11 @@ static int dense_store_possible(const gpu_lowering *lw, uint32_t index, uint32_t
   uint32_t root = lower_storage_root(lw, t);
   const lower_tensor *rt = &lw->tensors[root];
   if (rt->storage != GPU_BUFFER_ARENA || rt->producer < 0 || rt->read) return 0;
-  int32_t kernel = lw->program->dispatches[rt->producer].kernel;
-  if (kernel == GPU_KERNEL_TO_SLICES || kernel == GPU_KERNEL_FROM_SLICES) return 0;
+  const gpu_dispatch *producer = &lw->program->dispatches[rt->producer];
+  if (producer->kernel == GPU_KERNEL_TO_SLICES || producer->kernel == GPU_KERNEL_FROM_SLICES)
+    return 0;
+  /* A writer of one step of it (a sequence op) does not write it whole. */
+  if (producer->args[0].element_offset != 0) return 0;
   for (uint32_t i = 0; i < lw->partition->output_count; ++i)
     if (i != index && lower_storage_root(lw, lw->partition->outputs[i]) == root) return 0;
   return 1;
@@ -262,13 +265,14 @@ static tflaccel_status plan_arena(gpu_lowering *lw) {
   for (uint32_t f = 0; f < lw->fixup_count; ++f) {
     const lower_fixup *fixup = &lw->fixups[f];
     if (fixup->request < 0) continue;
-    uint64_t offset = lw->requests[fixup->request].offset / program->element_size;
+    gpu_argument *argument = &program->dispatches[fixup->dispatch].args[fixup->argument];
+    uint64_t offset =
+        lw->requests[fixup->request].offset / program->element_size + argument->element_offset;
     if (offset > INT32_MAX)
       return lw->host->status_make(TFLACCEL_OUT_OF_MEMORY,
                                    "%s: the arena exceeds 32-bit element offsets",
                                    lw->backend->plugin_name);
     gpu_program_params(program, fixup->dispatch)[fixup->argument] = (int32_t)offset;
-    gpu_argument *argument = &program->dispatches[fixup->dispatch].args[fixup->argument];
     argument->arena_offset = lw->requests[fixup->request].offset;
     argument->arena_size = lw->requests[fixup->request].size;
   }

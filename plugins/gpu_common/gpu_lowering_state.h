@@ -21,7 +21,7 @@ typedef struct lower_tensor {
   int32_t storage;          /* gpu_buffer_kind; NONE until stored somewhere */
   uint32_t binding;         /* GPU_BUFFER_BINDING */
   int32_t request;          /* GPU_BUFFER_ARENA: its arena request */
-  uint64_t constant_offset; /* GPU_BUFFER_CONSTANTS: byte offset */
+  uint64_t constant_offset; /* GPU_BUFFER_CONSTANTS, GPU_BUFFER_STATE: byte offset */
   int32_t alias;            /* tensor whose storage it shares (RESHAPE), else -1 */
   uint32_t consumers;       /* ops of the partition that read it */
   int32_t consumer;         /* position of that op when there is one */

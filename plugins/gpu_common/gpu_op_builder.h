@@ -48,6 +48,9 @@ typedef struct gpu_op_builder {
    * values; the builder's support check owns their rules. */
   uint32_t integer_inputs;
   int reads_through_pad; /* a PAD of H and W before input 0 may be fused into it */
+  /* Bit i: input i is a variable (state) tensor the op updates in place,
+   * kept from one run to the next in the state buffer (gpu_state.h). */
+  uint32_t state_inputs;
   /* Optional, asked before the arity: 0 (with a reason) for a variant of
    * the op that has no GPU kernel at all (the full-kernel LSTM). */
   int (*has_kernel)(const gpu_support_check *check);
@@ -81,6 +84,11 @@ static inline int gpu_op_input_holds_indices(const gpu_op_builder *builder, uint
 /* Whether input `index` of the builder's op may hold integer values. */
 static inline int gpu_op_input_holds_integers(const gpu_op_builder *builder, uint32_t index) {
   return index < 32 && ((builder->integer_inputs >> index) & 1u);
+}
+
+/* Whether input `index` of the builder's op is a state it keeps. */
+static inline int gpu_op_input_holds_state(const gpu_op_builder *builder, uint32_t index) {
+  return index < 32 && ((builder->state_inputs >> index) & 1u);
 }
 
 /* Whether output `index` of the builder's op holds integer indices. */

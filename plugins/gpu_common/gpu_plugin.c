@@ -340,6 +340,20 @@ static tflaccel_status execute(tflaccel_device *device, tflaccel_executable *exe
   return execute_after(device, executable, bindings, binding_count, NULL, 0, completion);
 }
 
+static tflaccel_status run_reset_state(void *argument) {
+  return gpu_executable_reset_state(argument);
+}
+
+/* The variables' initial values go up again (on the device's thread). */
+static tflaccel_status reset_state(tflaccel_device *device, tflaccel_executable *executable) {
+  gpu_plugin_device *self = plugin_device(device);
+  if (executable == NULL)
+    return self->host->status_make(TFLACCEL_INVALID_ARGUMENT,
+                                   "%s: reset_state without an executable",
+                                   self->backend.plugin_name);
+  return device_run(self, run_reset_state, executable);
+}
+
 /* Host bookkeeping only (no API call): answered on the calling thread. */
 static tflaccel_status executable_profile(tflaccel_device *device, tflaccel_executable *executable,
                                           tflaccel_kernel_time_fn report, void *context) {
@@ -539,6 +553,7 @@ static const tflaccel_device_vtable device_vtable = {
     .buffer_write = buffer_write,
     .buffer_read = buffer_read,
     .buffer_import = buffer_import,
+    .reset_state = reset_state,
     .executable_profile = executable_profile,
     .buffer_native = buffer_native,
     .device_native = device_native,

@@ -17,6 +17,7 @@ void gpu_program_release(const tflaccel_host_services *host, gpu_program *progra
   if (program->dispatches != NULL) host->free(host->context, program->dispatches);
   if (program->params != NULL) host->free(host->context, program->params);
   if (program->constants != NULL) host->free(host->context, program->constants);
+  if (program->state_initial != NULL) host->free(host->context, program->state_initial);
   if (program->binding_tensors != NULL) host->free(host->context, program->binding_tensors);
   if (program->binding_bytes != NULL) host->free(host->context, program->binding_bytes);
   memset(program, 0, sizeof *program);

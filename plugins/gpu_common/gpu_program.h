@@ -28,6 +28,7 @@ typedef enum gpu_buffer_kind {
   GPU_BUFFER_ARENA = 1,     /* intermediate tensors, planned by lifetime */
   GPU_BUFFER_CONSTANTS = 2, /* weights and constant tensors, uploaded once */
   GPU_BUFFER_BINDING = 3,   /* a partition input or output, given at run time */
+  GPU_BUFFER_STATE = 4,     /* variable tensors, kept from one run to the next (gpu_state.h) */
 } gpu_buffer_kind;
 
 typedef struct gpu_argument {
@@ -36,8 +37,13 @@ typedef struct gpu_argument {
   uint32_t offset_unit; /* GPU_BUFFER_BINDING: bytes per unit of the parameter offset */
   /* GPU_BUFFER_ARENA: the bytes of its tensor in the arena, once planned
    * (size 0: not known, the whole arena), so that a backend can tell
-   * dispatches that touch different tensors apart. */
+   * dispatches that touch different tensors apart. GPU_BUFFER_STATE: its
+   * bytes in the state buffer. */
   uint64_t arena_offset, arena_size;
+  /* Elements from the start of its tensor to the part this argument sees
+   * (one time step of a sequence op), added to the offset parameter
+   * whatever sets it: the arena plan, a binding, a narrowed range. */
+  uint32_t element_offset;
 } gpu_argument;
 
 typedef struct gpu_dispatch {
@@ -67,6 +73,12 @@ typedef struct gpu_program {
 
   uint64_t arena_size; /* bytes */
 
+  /* Variable tensors (gpu_state.h): the state buffer's bytes and their
+   * initial values (stored values in the slice layout, kept for
+   * reset_state), uploaded at compile and at every reset. */
+  uint64_t state_size;
+  uint8_t *state_initial;
+
   /* Partition inputs then outputs: the tensors bindings name. */
   uint32_t binding_count;
   uint32_t *binding_tensors;
@@ -91,15 +103,19 @@ tflaccel_status gpu_program_add_constants(const tflaccel_host_services *host, gp
 /* Stores value as element index of the constants at byte offset base, in
  * the program's storage type. Inline: the weight packing loops call it once
  * per weight (a call each was a third of pose_landmark_lite's lowering). */
-static inline void gpu_program_store_constant(gpu_program *program, uint64_t base, uint64_t index,
-                                              float value) {
-  uint8_t *at = program->constants + base + index * program->element_size;
-  if (program->element_size == 4) {
+static inline void gpu_store_value(uint8_t *bytes, uint32_t element_size, uint64_t index,
+                                   float value) {
+  uint8_t *at = bytes + index * element_size;
+  if (element_size == 4) {
     memcpy(at, &value, 4);
   } else {
     uint16_t half = half_from_float(value);
     memcpy(at, &half, 2);
   }
+}
+static inline void gpu_program_store_constant(gpu_program *program, uint64_t base, uint64_t index,
+                                              float value) {
+  gpu_store_value(program->constants + base, program->element_size, index, value);
 }
 
 /* Float <-> int bits, for float parameters. */

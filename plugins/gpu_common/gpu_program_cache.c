@@ -15,10 +15,10 @@
 /* The sizes the fields are coded with are the struct's (fixed-width
  * types); this notices a field added to them without code_program. */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(gpu_argument) == 32, "gpu_argument changed: update code_argument");
-_Static_assert(sizeof(gpu_dispatch) == 4 + 4 + GPU_MAX_ARGS * 32 + 4 + 24 + 8 + 4,
+_Static_assert(sizeof(gpu_argument) == 40, "gpu_argument changed: update code_argument");
+_Static_assert(sizeof(gpu_dispatch) == 4 + 4 + GPU_MAX_ARGS * 40 + 4 + 24 + 8 + 4,
                "gpu_dispatch changed: update code_dispatch");
-_Static_assert(sizeof(gpu_program) == 88, "gpu_program changed: update code_program");
+_Static_assert(sizeof(gpu_program) == 104, "gpu_program changed: update code_program");
 #endif
 
 /* One direction of the coding: measuring (writing with out NULL), writing
@@ -82,6 +82,7 @@ static void code_argument(program_coder *c, gpu_argument *argument) {
   code_u32(c, &argument->offset_unit);
   code_u64(c, &argument->arena_offset);
   code_u64(c, &argument->arena_size);
+  code_u32(c, &argument->element_offset);
 }
 
 static void code_dispatch(program_coder *c, gpu_dispatch *dispatch) {
@@ -109,6 +110,9 @@ static void code_program(program_coder *c, gpu_program *program) {
   code_i32(c, &program->storage);
   code_u32(c, &program->element_size);
   code_u64(c, &program->arena_size);
+  /* The variable tensors' initial values (gpu_state.h), kept for reset_state. */
+  code_u64(c, &program->state_size);
+  code_array(c, (void **)&program->state_initial, program->state_size, sizeof(uint8_t));
 
   code_u32(c, &program->dispatch_count);
   program_coder measure = {0};
@@ -181,14 +185,24 @@ static const char *check_program(const gpu_program *program, const tflaccel_grap
       switch (argument->kind) {
         case GPU_BUFFER_NONE: break;
         case GPU_BUFFER_ARENA:
-          if (argument->arena_offset > program->arena_size ||
-              argument->arena_size > program->arena_size - argument->arena_offset)
-            return "an arena tensor outside the arena";
-          if (offset < 0 || (uint64_t)offset * program->element_size > program->arena_size ||
+        case GPU_BUFFER_STATE: {
+          /* Its tensor's bytes in the arena or the state buffer, and the
+           * offset parameter at them plus the step it sees. */
+          uint64_t buffer_size =
+              argument->kind == GPU_BUFFER_ARENA ? program->arena_size : program->state_size;
+          if (argument->arena_offset > buffer_size ||
+              argument->arena_size > buffer_size - argument->arena_offset)
+            return "a tensor outside the arena or the state buffer";
+          if ((uint64_t)argument->element_offset * program->element_size > buffer_size)
+            return "a step offset outside its buffer";
+          if (offset < 0 || (uint64_t)offset * program->element_size > buffer_size ||
               (argument->arena_size > 0 &&
-               (uint64_t)offset * program->element_size != argument->arena_offset))
-            return "an arena offset outside its tensor";
+               (uint64_t)offset * program->element_size !=
+                   argument->arena_offset +
+                       (uint64_t)argument->element_offset * program->element_size))
+            return "an arena or state offset outside its tensor";
           break;
+        }
         case GPU_BUFFER_CONSTANTS:
           if (offset < 0 || (uint64_t)offset * program->element_size > program->constants_size)
             return "a constant offset outside the constants";

@@ -21,7 +21,8 @@
 
 /* The checks every value tensor of every op passes. */
 static int check_value_tensor(const gpu_support_check *check, int32_t values,
-                              const tflaccel_tensor_desc *tensor, const char *role) {
+                              const tflaccel_tensor_desc *tensor, const char *role,
+                              int holds_state) {
   int32_t dtype = tensor->dtype;
   /* The float view (gpu_quant.h): a quantized activation computes as
    * float on its real values; a quantized constant is dequantized once. */
@@ -50,7 +51,7 @@ static int check_value_tensor(const gpu_support_check *check, int32_t values,
   for (uint32_t d = 0; d < tensor->rank; ++d)
     if (tensor->dims[d] < 1)
       return gpu_decline(check, "%s %s is empty or has an unknown dim", check->name, role);
-  if (tensor->flags & TFLACCEL_TENSOR_VARIABLE)
+  if ((tensor->flags & TFLACCEL_TENSOR_VARIABLE) && !holds_state)
     return gpu_decline(check, "%s %s is a variable (state) tensor", check->name, role);
   if (gpu_shape_stored_elements(gpu_shape_of(tensor)) > GPU_MAX_STORED_ELEMENTS)
     return gpu_decline(check, "%s %s is too large for 32-bit indexing", check->name, role);
@@ -116,7 +117,8 @@ int gpu_op_supported(const tflaccel_graph_view *graph, uint32_t op_index, const 
       snprintf(role, sizeof role, "input %u", i);
     else
       snprintf(role, sizeof role, "output");
-    if (!check_value_tensor(&check, builder->values, tensor, role)) return 0;
+    int holds_state = is_input && gpu_op_input_holds_state(builder, i);
+    if (!check_value_tensor(&check, builder->values, tensor, role, holds_state)) return 0;
   }
   return builder->supports(&check);
 }

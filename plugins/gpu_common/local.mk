@@ -52,6 +52,8 @@ plugins_libgpu_common_la_SOURCES = \
 	plugins/gpu_common/gpu_program_cache.h \
 	plugins/gpu_common/gpu_slice.c \
 	plugins/gpu_common/gpu_slice.h \
+	plugins/gpu_common/gpu_state.c \
+	plugins/gpu_common/gpu_state.h \
 	plugins/gpu_common/gpu_options.c \
 	plugins/gpu_common/gpu_options.h \
 	plugins/gpu_common/gpu_plugin.c \
@@ -72,6 +74,7 @@ plugins_libgpu_common_la_SOURCES = \
 	plugins/gpu_common/ops/fully_connected.c \
 	plugins/gpu_common/ops/lstm.c \
 	plugins/gpu_common/ops/mediapipe_transform.c \
+	plugins/gpu_common/ops/sequence_lstm.c \
 	plugins/gpu_common/ops/op_families.h \
 	plugins/gpu_common/ops/op_table.c \
 	plugins/gpu_common/ops/pack.c \

@@ -103,6 +103,11 @@ static void make_program(fixture *f, gpu_program *program) {
   for (uint32_t i = 0; i < CONSTANT_BYTES / 4; ++i)
     gpu_program_store_constant(program, constants, i, 0.5f * (float)i);
   program->arena_size = ARENA_BYTES;
+  /* A variable tensor of 16 values in a state buffer (gpu_state.h). */
+  program->state_size = 64;
+  program->state_initial = host->alloc(host->context, 64, 16);
+  ck_assert_ptr_nonnull(program->state_initial);
+  for (uint32_t i = 0; i < 64; ++i) program->state_initial[i] = (uint8_t)(3 * i + 1);
 
   uint32_t d = 0;
   ck_assert_ptr_null(gpu_program_add_dispatch(host, program, GPU_KERNEL_TO_SLICES, &d));
@@ -122,6 +127,10 @@ static void make_program(fixture *f, gpu_program *program) {
   gpu_program_params(program, d)[1] = 256 / 4;
   dispatch->args[2] = (gpu_argument){.kind = GPU_BUFFER_CONSTANTS};
   gpu_program_params(program, d)[2] = (int32_t)(constants / 4);
+  /* Step 2 of the state tensor (one time step of a sequence op). */
+  dispatch->args[3] = (gpu_argument){
+      .kind = GPU_BUFFER_STATE, .arena_offset = 0, .arena_size = 64, .element_offset = 2};
+  gpu_program_params(program, d)[3] = 2;
   gpu_program_params(program, d)[GPU_P_OUT_DENSE] = 1;
   gpu_program_params(program, d)[GPU_P_POST_COUNT] = 1;
   dispatch->global[0] = 8;
@@ -134,6 +143,8 @@ static void assert_same_program(const gpu_program *a, const gpu_program *b,
   ck_assert_int_eq(a->storage, b->storage);
   ck_assert_uint_eq(a->element_size, b->element_size);
   ck_assert_uint_eq(a->arena_size, b->arena_size);
+  ck_assert_uint_eq(a->state_size, b->state_size);
+  ck_assert_int_eq(memcmp(a->state_initial, b->state_initial, (size_t)a->state_size), 0);
   ck_assert_uint_eq(a->dispatch_count, b->dispatch_count);
   for (uint32_t i = 0; i < a->dispatch_count; ++i) {
     const gpu_dispatch *x = &a->dispatches[i], *y = &b->dispatches[i];
@@ -151,6 +162,7 @@ static void assert_same_program(const gpu_program *a, const gpu_program *b,
       ck_assert_uint_eq(x->args[g].offset_unit, y->args[g].offset_unit);
       ck_assert_uint_eq(x->args[g].arena_offset, y->args[g].arena_offset);
       ck_assert_uint_eq(x->args[g].arena_size, y->args[g].arena_size);
+      ck_assert_uint_eq(x->args[g].element_offset, y->args[g].element_offset);
     }
   }
   ck_assert_int_eq(memcmp(a->params, b->params,
@@ -243,12 +255,14 @@ static void op_outside(gpu_program *p) { p->dispatches[1].first_op = 2; }
 static void post_count(gpu_program *p) { p->params[GPU_PARAMS_PER_DISPATCH + GPU_P_POST_COUNT] = 9; }
 static void element_size(gpu_program *p) { p->element_size = 2; }
 static void params_place(gpu_program *p) { p->dispatches[1].params = 0; }
+static void state_range(gpu_program *p) { p->dispatches[1].args[3].arena_offset = 16; }
+static void state_step(gpu_program *p) { p->params[GPU_PARAMS_PER_DISPATCH + 3] = 0; }
 
 static const spoil_fn spoilers[] = {
     kernel_beyond,   kernel_negative, kind_unknown,   binding_index,  offset_unit_zero,
     binding_offset,  arena_range,     arena_param,    constant_offset, binding_tensor,
     binding_bytes,   binding_count,   dispatch_count, work_empty,     op_outside,
-    post_count,      element_size,    params_place};
+    post_count,      element_size,    params_place,   state_range,    state_step};
 #define SPOILER_COUNT (sizeof spoilers / sizeof *spoilers)
 
 START_TEST(inconsistent_program_refused) {

@@ -834,6 +834,41 @@ static void build_transform_landmarks(cf_graph *graph, const cf_case *spec) {
   cf_output(graph, output);
 }
 
+/* UNIDIRECTIONAL_SEQUENCE_LSTM, TFLite's full kernel with all four gates:
+ * input the main input's shape (time-major [T, B, I], or [B, T, I] with
+ * CF_BATCH_MAJOR), out_c cells, value the cell clip (0: none). Its output
+ * and cell states are variable tensors: the output state starts from 0,
+ * the cell state from values of its own (its initial data), and the
+ * runner's two runs (and reset_state between, conformance_runner.c) check
+ * that they persist and return. */
+static void build_sequence_lstm(cf_graph *graph, const cf_case *spec) {
+  int batch_major = (spec->flags & CF_BATCH_MAJOR) != 0;
+  int32_t batch = spec->shape[batch_major ? 0 : 1], input_depth = spec->shape[2];
+  int32_t time = spec->shape[batch_major ? 1 : 0], cells = spec->out_c;
+  int32_t input_weight_dims[2] = {cells, input_depth}, recurrent_dims[2] = {cells, cells};
+  int32_t state_dims[2] = {batch, cells};
+  int32_t output_dims[3] = {spec->shape[0], spec->shape[1], cells};
+  (void)time;
+  uint32_t inputs[20];
+  for (uint32_t i = 0; i < 20; ++i) inputs[i] = TFLACCEL_NO_TENSOR;
+  inputs[0] = input_of(graph, spec);
+  for (uint32_t g = 0; g < 4; ++g) {
+    inputs[1 + g] = cf_constant(graph, 2, input_weight_dims, -0.5f, 0.5f);
+    inputs[5 + g] = cf_constant(graph, 2, recurrent_dims, -0.5f, 0.5f);
+    inputs[12 + g] = cf_constant(graph, 1, &cells, -1.0f, 1.0f);
+  }
+  inputs[18] = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, 2, state_dims);
+  graph->tensors[inputs[18]].flags = TFLACCEL_TENSOR_VARIABLE;
+  inputs[19] = cf_constant(graph, 2, state_dims, -2.0f, 2.0f);
+  graph->tensors[inputs[19]].flags = TFLACCEL_TENSOR_VARIABLE; /* its data: the initial value */
+  uint32_t output = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, 3, output_dims);
+  tflaccel_op_params *p = cf_op(graph, TFLACCEL_OP_UNIDIRECTIONAL_SEQUENCE_LSTM, 20, inputs, output);
+  p->sequence_lstm.fused_activation = TFLACCEL_ACT_TANH;
+  p->sequence_lstm.cell_clip = spec->value;
+  p->sequence_lstm.time_major = !batch_major;
+  cf_output(graph, output);
+}
+
 const cf_case cf_cases[] = {
     /* CONV_2D */
     {.name = "conv 3x3 same c3->5", .build = build_conv, .op = TFLACCEL_OP_CONV_2D, .rank = 4,
@@ -1164,6 +1199,13 @@ const cf_case cf_cases[] = {
      .op = TFLACCEL_OP_CUSTOM, .rank = 3, .shape = {1, 9, 3}},
     {.name = "TransformLandmarks 2-D", .build = build_transform_landmarks,
      .op = TFLACCEL_OP_CUSTOM, .rank = 3, .shape = {1, 6, 2}},
+    /* The sequence LSTM: its states persist from run to run. */
+    {.name = "sequence lstm time-major 3 steps batch 2 input 5 cells 6",
+     .build = build_sequence_lstm, .op = TFLACCEL_OP_UNIDIRECTIONAL_SEQUENCE_LSTM, .rank = 3,
+     .shape = {3, 2, 5}, .out_c = 6},
+    {.name = "sequence lstm batch-major 4 steps input 8 cells 4 clip 0.5",
+     .build = build_sequence_lstm, .op = TFLACCEL_OP_UNIDIRECTIONAL_SEQUENCE_LSTM, .rank = 3,
+     .shape = {1, 4, 8}, .out_c = 4, .flags = CF_BATCH_MAJOR, .value = 0.5f},
 };
 
 const uint32_t cf_case_count = sizeof cf_cases / sizeof cf_cases[0];

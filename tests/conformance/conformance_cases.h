@@ -20,6 +20,7 @@ enum {
   CF_INT64 = 1 << 8, /* ARG_MAX, ARG_MIN: int64 output (else int32) */
   CF_EXACT_FP32 = 1 << 9, /* quantized outputs: in fp32, equal to cpu_ref's (0 LSB) on the GPU plugins */
   CF_CHAIN = 1 << 10, /* MediaPipe transforms: the computed matrix feeds the two other ops */
+  CF_BATCH_MAJOR = 1 << 11, /* UNIDIRECTIONAL_SEQUENCE_LSTM: input [B, T, I] (else [T, B, I]) */
 };
 
 typedef struct cf_case cf_case;

@@ -9,7 +9,7 @@
 
 #define CF_MAX_TENSORS 32
 #define CF_MAX_OPS 8
-#define CF_MAX_OP_INPUTS 8
+#define CF_MAX_OP_INPUTS 20 /* UNIDIRECTIONAL_SEQUENCE_LSTM */
 #define CF_MAX_BOUNDARY 8
 
 typedef struct cf_graph {

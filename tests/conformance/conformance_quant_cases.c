@@ -204,6 +204,62 @@ static void build_dequantize(cf_graph *graph, const cf_case *spec) {
   cf_output(graph, output);
 }
 
+/* The int8 UNIDIRECTIONAL_SEQUENCE_LSTM (TFLite's 8x8_16): int8 input,
+ * output and output state on one grid (h in [-1, 1)), an int16 cell state
+ * (scale 2^-11), int8 weights, int32 biases in the input x weights unit,
+ * five intermediates (the fifth the hidden state, on the output's grid).
+ * Time-major: input the main input's shape [T, B, I], out_c cells. */
+static const float lstm_state_scale = 1.0f / 128.0f, lstm_cell_scale = 1.0f / 2048.0f,
+                   lstm_gate_scale = 1.0f / 4096.0f;
+static const int32_t lstm_state_zero = 2;
+static float lstm_bias_scales[4];
+
+static void build_quantized_sequence_lstm(cf_graph *graph, const cf_case *spec) {
+  int32_t batch = spec->shape[1], input_depth = spec->shape[2], cells = spec->out_c;
+  int32_t input_weight_dims[2] = {cells, input_depth}, recurrent_dims[2] = {cells, cells};
+  int32_t state_dims[2] = {batch, cells};
+  int32_t output_dims[3] = {spec->shape[0], batch, cells};
+  uint32_t inputs[20];
+  for (uint32_t i = 0; i < 20; ++i) inputs[i] = TFLACCEL_NO_TENSOR;
+  inputs[0] = cf_input(graph, TFLACCEL_DTYPE_INT8, 3, spec->shape, -128.0f, 128.0f);
+  quantize(graph, inputs[0], 1, &in_scale, &in_zero_int8, 0);
+  for (uint32_t g = 0; g < 4; ++g) {
+    inputs[1 + g] = constant_integers(graph, TFLACCEL_DTYPE_INT8, 2, input_weight_dims, -127, 127);
+    quantize(graph, inputs[1 + g], 1, &weight_scales[g], zeros, 0);
+    inputs[5 + g] = constant_integers(graph, TFLACCEL_DTYPE_INT8, 2, recurrent_dims, -127, 127);
+    quantize(graph, inputs[5 + g], 1, &weight_scales[4 + g], zeros, 0);
+    lstm_bias_scales[g] = in_scale * weight_scales[g];
+    inputs[12 + g] = constant_integers(graph, TFLACCEL_DTYPE_INT32, 1, &cells, -20000, 20000);
+    quantize(graph, inputs[12 + g], 1, &lstm_bias_scales[g], zeros, 0);
+  }
+  inputs[18] = cf_tensor(graph, TFLACCEL_DTYPE_INT8, 2, state_dims);
+  quantize(graph, inputs[18], 1, &lstm_state_scale, &lstm_state_zero, 0);
+  graph->tensors[inputs[18]].flags = TFLACCEL_TENSOR_VARIABLE;
+  inputs[19] = cf_tensor(graph, TFLACCEL_DTYPE_INT16, 2, state_dims);
+  quantize(graph, inputs[19], 1, &lstm_cell_scale, zeros, 0);
+  graph->tensors[inputs[19]].flags = TFLACCEL_TENSOR_VARIABLE;
+  uint32_t output = cf_tensor(graph, TFLACCEL_DTYPE_INT8, 3, output_dims);
+  quantize(graph, output, 1, &lstm_state_scale, &lstm_state_zero, 0);
+  /* The intermediates live in the next op's row (the LSTM is the only op). */
+  uint32_t *intermediates = graph->op_inputs[1];
+  for (uint32_t i = 0; i < 5; ++i) {
+    intermediates[i] = cf_tensor(graph, i < 4 ? TFLACCEL_DTYPE_INT16 : TFLACCEL_DTYPE_INT8, 2,
+                                 state_dims);
+    if (i < 4)
+      quantize(graph, intermediates[i], 1, &lstm_gate_scale, zeros, 0);
+    else
+      quantize(graph, intermediates[i], 1, &lstm_state_scale, &lstm_state_zero, 0);
+  }
+  ck_assert_uint_eq(graph->op_count, 0);
+  tflaccel_op_params *p = cf_op(graph, TFLACCEL_OP_UNIDIRECTIONAL_SEQUENCE_LSTM, 20, inputs, output);
+  p->sequence_lstm.fused_activation = TFLACCEL_ACT_TANH;
+  p->sequence_lstm.cell_clip = spec->value;
+  p->sequence_lstm.time_major = 1;
+  graph->ops[0].intermediates = intermediates;
+  graph->ops[0].intermediate_count = 5;
+  cf_output(graph, output);
+}
+
 #define SAME TFLACCEL_PADDING_SAME
 #define VALID TFLACCEL_PADDING_VALID
 
@@ -248,6 +304,9 @@ const cf_case cf_quant_cases[] = {
      .rank = 2, .shape = {3, 9}, .flags = QF_UINT8},
     {.name = "dequantize int8 -> float", .build = build_dequantize, .op = TFLACCEL_OP_DEQUANTIZE,
      .rank = 4, .shape = {1, 4, 3, 5}},
+    {.name = "quantized int8 sequence lstm 4 steps batch 2 input 6 cells 5 clip 3",
+     .build = build_quantized_sequence_lstm, .op = TFLACCEL_OP_UNIDIRECTIONAL_SEQUENCE_LSTM,
+     .rank = 3, .shape = {4, 2, 6}, .out_c = 5, .value = 3.0f},
 };
 
 const uint32_t cf_quant_case_count = sizeof cf_quant_cases / sizeof cf_quant_cases[0];

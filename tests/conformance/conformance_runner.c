@@ -85,6 +85,62 @@ static void check_guards(const uint8_t *bytes, uint64_t size, const char *plugin
   }
 }
 
+static int has_state(const tflaccel_graph_view *view) {
+  for (uint32_t t = 0; t < view->tensor_count; ++t)
+    if (view->tensors[t].flags & TFLACCEL_TENSOR_VARIABLE) return 1;
+  return 0;
+}
+
+/* The outputs' bytes (each binding's tensor bytes, one after another). */
+static uint8_t *read_outputs(cf_plugin *plugin, const tflaccel_binding *bindings, uint32_t count,
+                             uint32_t first_output, uint64_t *total) {
+  *total = 0;
+  for (uint32_t b = first_output; b < count; ++b) *total += bindings[b].size;
+  uint8_t *bytes = malloc((size_t)*total + 1);
+  ck_assert_ptr_nonnull(bytes);
+  uint64_t at = 0;
+  for (uint32_t b = first_output; b < count; ++b) {
+    assert_ok(plugin->device->vtable->buffer_read(plugin->device, bindings[b].buffer,
+                                                  bindings[b].offset, bytes + at, bindings[b].size),
+              "buffer_read");
+    at += bindings[b].size;
+  }
+  return bytes;
+}
+
+/* After two runs from the initial state: reset_state, then the same two
+ * runs give the same outputs, bit for bit, and a third run (from another
+ * state) changes them. */
+static void check_reset_state(cf_plugin *plugin, tflaccel_executable *executable,
+                              const tflaccel_binding *bindings, uint32_t count,
+                              uint32_t first_output) {
+  tflaccel_device *device = plugin->device;
+  const tflaccel_device_vtable *vtable = device->vtable;
+  ck_assert_msg(TFLACCEL_HAS_FIELD(tflaccel_device_vtable, vtable, reset_state) &&
+                    vtable->reset_state != NULL,
+                "%s accepts ops with state but has no reset_state", plugin->plugin->name);
+  uint64_t size, again_size;
+  uint8_t *before = read_outputs(plugin, bindings, count, first_output, &size);
+  assert_ok(vtable->reset_state(device, executable), "reset_state");
+  for (int run = 0; run < 2; ++run)
+    assert_ok(vtable->execute(device, executable, bindings, count, NULL), "execute");
+  uint8_t *again = read_outputs(plugin, bindings, count, first_output, &again_size);
+  ck_assert_msg(size == again_size && memcmp(before, again, (size_t)size) == 0,
+                "%s: two runs after reset_state differ from the first two", plugin->plugin->name);
+  free(again);
+  assert_ok(vtable->execute(device, executable, bindings, count, NULL), "execute");
+  uint8_t *third = read_outputs(plugin, bindings, count, first_output, &again_size);
+  ck_assert_msg(memcmp(before, third, (size_t)size) != 0,
+                "%s: a third run from the state the second left gave the second's outputs",
+                plugin->plugin->name);
+  free(third);
+  /* Back to where two runs leave it, for the caller's comparison. */
+  assert_ok(vtable->reset_state(device, executable), "reset_state");
+  for (int run = 0; run < 2; ++run)
+    assert_ok(vtable->execute(device, executable, bindings, count, NULL), "execute");
+  free(before);
+}
+
 void cf_run(cf_plugin *plugin, cf_graph *graph, int32_t precision,
             void *const inputs[CF_MAX_BOUNDARY], cf_result *result) {
   memset(result, 0, sizeof *result);
@@ -136,9 +192,11 @@ void cf_run(cf_plugin *plugin, cf_graph *graph, int32_t precision,
     assert_ok(vtable->buffer_write(device, bindings[b].buffer, 0, framed[b], total),
               "buffer_write");
   }
-  /* Twice: a second run reuses everything the first set up. */
+  /* Twice: a second run reuses everything the first set up (and, in a
+   * graph with state, starts from the state the first left). */
   for (int run = 0; run < 2; ++run)
     assert_ok(vtable->execute(device, executable, bindings, count, NULL), "execute");
+  if (has_state(view)) check_reset_state(plugin, executable, bindings, count, graph->input_count);
   for (uint32_t b = 0; b < count; ++b) {
     int is_input = b < graph->input_count;
     uint64_t size = bindings[b].size;

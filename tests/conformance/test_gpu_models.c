@@ -66,6 +66,41 @@ static const char *known_limit_of(const char *model, int32_t precision) {
   return NULL;
 }
 
+/* Compares every output with its reference (for a known limit: checks
+ * it finite and prints its error). */
+static void compare_outputs(const char *name, const char *label, int32_t precision,
+                            const json_value *entry, const char *ref_dir,
+                            tflaccel_tensor_buffer *const *outputs, uint32_t output_count) {
+  char path[4096];
+  const char *limit = known_limit_of(name, precision);
+  const json_value *expected_outputs = json_get(entry, "outputs");
+  ck_assert_uint_eq(expected_outputs->count, output_count);
+  for (uint32_t i = 0; i < output_count; ++i) {
+    const json_value *output = &expected_outputs->items[i];
+    const json_value *tolerance = json_get(output, "tolerance");
+    FORMAT_PATH(path, "%s/%s", ref_dir, json_get(output, "file")->string);
+    size_t size = 0;
+    void *reference = model_compare_read_file(path, &size);
+    ck_assert_msg(reference != NULL, "cannot read %s", path);
+    ck_assert_uint_eq(size, tflaccel_tensor_buffer_byte_size(outputs[i]));
+    char why[256];
+    const char *failure = model_compare_output(
+        tolerance, precision == TFLACCEL_PRECISION_FP16 ? "rtol_fp16" : "rtol_fp32",
+        TFLACCEL_DTYPE_FLOAT32, tflaccel_tensor_buffer_data(outputs[i]), reference,
+        size / sizeof(float), why, sizeof why);
+    if (limit != NULL && failure != NULL) {
+      /* A known limit excuses the size of the error, never a NaN or Inf. */
+      ck_assert_msg(!strncmp(failure, "max error", 9), "%s (%s) output %u: %s", name, label, i,
+                    failure);
+      printf("%s (%s) output %u: %s: known limit: %s\n", name, label, i, failure, limit);
+    } else {
+      ck_assert_msg(failure == NULL, "%s (%s) output %u (%s): %s", name, label, i,
+                    json_get(output, "name")->string, failure);
+    }
+    free(reference);
+  }
+}
+
 /* Runs one model at one precision and compares every output. */
 static void check_model(const char *name, const json_value *entry, int32_t precision) {
   const char *label = precision == TFLACCEL_PRECISION_FP16 ? "fp16" : "fp32";
@@ -108,35 +143,30 @@ static void check_model(const char *name, const json_value *entry, int32_t preci
   model_compare_fill_inputs(compiled, models_dir, name, inputs, input_count);
   for (uint32_t i = 0; i < output_count; ++i)
     ck_assert_ptr_null(tflaccel_compiled_model_create_output_buffer(compiled, i, &outputs[i]));
-  status = tflaccel_compiled_model_run(compiled, inputs, input_count, outputs, output_count);
-  ck_assert_msg(status == NULL, "%s (%s): %s", name, label, tflaccel_status_message(status));
-
-  const char *limit = known_limit_of(name, precision);
-  const json_value *expected_outputs = json_get(entry, "outputs");
-  ck_assert_uint_eq(expected_outputs->count, output_count);
-  for (uint32_t i = 0; i < output_count; ++i) {
-    const json_value *output = &expected_outputs->items[i];
-    const json_value *tolerance = json_get(output, "tolerance");
-    FORMAT_PATH(path, "%s/%s", ref_dir, json_get(output, "file")->string);
-    size_t size = 0;
-    void *reference = model_compare_read_file(path, &size);
-    ck_assert_msg(reference != NULL, "cannot read %s", path);
-    ck_assert_uint_eq(size, tflaccel_tensor_buffer_byte_size(outputs[i]));
-    char why[256];
-    const char *failure = model_compare_output(
-        tolerance, precision == TFLACCEL_PRECISION_FP16 ? "rtol_fp16" : "rtol_fp32",
-        TFLACCEL_DTYPE_FLOAT32, tflaccel_tensor_buffer_data(outputs[i]), reference,
-        size / sizeof(float), why, sizeof why);
-    if (limit != NULL && failure != NULL) {
-      /* A known limit excuses the size of the error, never a NaN or Inf. */
-      ck_assert_msg(!strncmp(failure, "max error", 9), "%s (%s) output %u: %s", name, label, i,
-                    failure);
-      printf("%s (%s) output %u: %s: known limit: %s\n", name, label, i, failure, limit);
-    } else {
-      ck_assert_msg(failure == NULL, "%s (%s) output %u (%s): %s", name, label, i,
-                    json_get(output, "name")->string, failure);
+  /* The references were taken on the last of the manifest's `repeat`
+   * runs, with state (trained_lstm's LSTM) carried from one run to the
+   * next; a model with state runs so again after reset_state, which must
+   * bring back the same outputs. */
+  FORMAT_PATH(path, "%s/manifest.json", ref_dir);
+  json_value *manifest = json_parse_file(path);
+  ck_assert_ptr_nonnull(manifest);
+  const json_value *run_options = json_get(manifest, "options");
+  const json_value *repeat = run_options ? json_get(run_options, "repeat") : NULL;
+  int runs = repeat && repeat->kind == JSON_NUMBER ? (int)repeat->number : 1;
+  const json_value *deterministic = json_get(manifest, "deterministic_across_repeats");
+  int rounds = deterministic && deterministic->kind == JSON_BOOL && deterministic->number == 0 ? 2 : 1;
+  json_destroy(manifest);
+  for (int round = 0; round < rounds; ++round) {
+    if (round > 0) {
+      status = tflaccel_compiled_model_reset_state(compiled);
+      ck_assert_msg(status == NULL, "%s (%s): reset_state: %s", name, label,
+                    tflaccel_status_message(status));
     }
-    free(reference);
+    for (int run = 0; run < runs; ++run) {
+      status = tflaccel_compiled_model_run(compiled, inputs, input_count, outputs, output_count);
+      ck_assert_msg(status == NULL, "%s (%s): %s", name, label, tflaccel_status_message(status));
+    }
+    compare_outputs(name, label, precision, entry, ref_dir, outputs, output_count);
   }
   printf("%s (%s): %u outputs checked, fully on %s\n", name, label, output_count,
          MODEL_TEST_ACCELERATOR);
@@ -291,9 +321,9 @@ START_TEST(model_without_reference_matches_cpu_ref) {
 END_TEST
 
 /* The float models the GPU plugins must run whole: the MediaPipe models
- * and TFLite Micro's float hello_world. (movenet is quantized inside and
- * trained_lstm needs UNIDIRECTIONAL_SEQUENCE_LSTM, which the GPU op list
- * does not include: they run partly on cpu_ref and are not checked here.) */
+ * and TFLite Micro's float hello_world and trained_lstm (its sequence
+ * LSTM keeps its state on the GPU). (movenet is quantized inside: it runs
+ * partly on cpu_ref and is not checked here.) */
 static const char *const float_models[] = {"face_detection_full_range_sparse",
                                            "face_detection_short_range",
                                            "face_landmark",
@@ -305,7 +335,8 @@ static const char *const float_models[] = {"face_detection_full_range_sparse",
                                            "pose_detection",
                                            "pose_landmark_lite",
                                            "selfie_segmentation",
-                                           "tflm__hello_world_float"};
+                                           "tflm__hello_world_float",
+                                           "tflm__trained_lstm"};
 
 static int is_float_model(const char *name) {
   for (size_t i = 0; i < sizeof float_models / sizeof float_models[0]; ++i)

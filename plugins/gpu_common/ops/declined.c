@@ -9,20 +9,18 @@
 #include "core/facts/posenet_decoder.h"
 #include "plugins/gpu_common/ops/op_families.h"
 
-/* State tensors live inside the executable that owns them (the
- * partitioner never lets them cross a partition), and the GPU layer has
- * no buffer that persists across runs. */
-#define NO_PERSISTENT_STATE                                                         \
-  "its state is a variable tensor kept across runs, and a GPU partition has no " \
-  "buffer that persists from one run to the next"
+/* SVDF keeps its state in a variable tensor as UNIDIRECTIONAL_SEQUENCE_LSTM
+ * does (gpu_state.h), but shifts it by one frame each run. */
+#define NO_SVDF_LOWERING                                                               \
+  "the GPU layer has no lowering of its feature and time filters over the state it " \
+  "shifts by one frame each run"
 
 const char *gpu_op_no_kernel_reason(int32_t code) {
   switch (code) {
     case TFLACCEL_OP_GATHER_ND:
       return "the GPU layer has no gather-by-index kernel (its run-time int32 indices "
              "would be held as float values, exact in fp16 only up to 2048)";
-    case TFLACCEL_OP_SVDF:
-    case TFLACCEL_OP_UNIDIRECTIONAL_SEQUENCE_LSTM: return NO_PERSISTENT_STATE;
+    case TFLACCEL_OP_SVDF: return NO_SVDF_LOWERING;
     default: return NULL;
   }
 }

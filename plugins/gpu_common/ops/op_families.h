@@ -8,6 +8,7 @@ extern const gpu_op_family gpu_ops_conv;            /* CONV_2D, DEPTHWISE_CONV_2
 extern const gpu_op_family gpu_ops_transpose_conv;  /* TRANSPOSE_CONV, Convolution2DTransposeBias */
 extern const gpu_op_family gpu_ops_fully_connected; /* FULLY_CONNECTED */
 extern const gpu_op_family gpu_ops_lstm;            /* LSTM (the basic cell) */
+extern const gpu_op_family gpu_ops_sequence_lstm;   /* UNIDIRECTIONAL_SEQUENCE_LSTM */
 extern const gpu_op_family gpu_ops_elementwise;     /* unary, binary, PRELU, activations */
 extern const gpu_op_family gpu_ops_pool;            /* MAX/AVERAGE_POOL_2D, MEAN */
 extern const gpu_op_family gpu_ops_softmax;         /* SOFTMAX */
