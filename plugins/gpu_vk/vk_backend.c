@@ -88,28 +88,11 @@ static void buffer_destroy(void *device, tflaccel_buffer *buffer) {
 
 /* Submits command buffers, in order, as one submission with the device's
  * fence, and waits for it. */
-/* Polls the fence for up to FENCE_SPIN_NS before blocking on it: a run is
- * typically a millisecond, and a blocking wait wakes the thread up late
- * (what OpenCL drivers' clFinish avoids by spinning too). */
-#define FENCE_SPIN_NS 5000000
-static uint64_t monotonic_ns(void) {
-  struct timespec now;
-  if (clock_gettime(CLOCK_MONOTONIC, &now) != 0) return 0;
-  return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
-}
-
 static VkResult wait_for_fence(vk_backend_device *self) {
   /* An injected loss leaves the submission running, as a real one may. */
   VkResult injected = vk_fault(self->context->fault, "vkWaitForFences", GPU_FAULT_LOST);
   if (injected != VK_SUCCESS) return injected;
-  uint64_t start = monotonic_ns();
-  for (;;) {
-    VkResult status = vkGetFenceStatus(self->context->device, self->fence);
-    if (status != VK_NOT_READY) return status;
-    uint64_t now = monotonic_ns();
-    if (now == 0 || start == 0 || now - start > FENCE_SPIN_NS) break;
-  }
-  return vkWaitForFences(self->context->device, 1, &self->fence, VK_TRUE, UINT64_MAX);
+  return vk_fence_wait(self->context->device, self->fence);
 }
 
 /* After a failed wait the submission may still run (a driver may report

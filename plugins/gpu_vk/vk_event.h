@@ -33,6 +33,9 @@ tflaccel_status vk_event_create(const tflaccel_host_services *host, VkDevice dev
 vk_event *vk_event_retain(vk_event *event);
 void vk_event_release(vk_event *event);
 /* Blocks until the fence is signalled (VK_SUCCESS) or the device is lost. */
+/* Waits for a fence, polling it briefly before blocking (vk_event.c says
+ * why); every fence wait of gpu_vk goes through it. */
+VkResult vk_fence_wait(VkDevice device, VkFence fence);
 VkResult vk_event_wait_fence(const vk_event *event);
 tflaccel_status vk_event_wait(const vk_event *event);
 tflaccel_status vk_event_query(const vk_event *event, int32_t *signalled);
