@@ -810,7 +810,7 @@ static tflaccel_status sequence_submit(void *device, gpu_sequence *sequence, int
     status = vk_event_wait(vk_event_of(waits[w]));
   if (status == NULL && (!sequence->recorded || rebound)) status = record(self, sequence);
   vk_event *event = NULL;
-  if (status == NULL) status = vk_event_create(self->host, self->context->device, &event);
+  if (status == NULL) status = vk_event_create(&self->fences, &event);
   if (status != NULL) return status;
   uint32_t count = list_submission(self, sequence);
   const VkSubmitInfo submit = {
@@ -975,6 +975,11 @@ tflaccel_status vk_backend_init(const tflaccel_host_services *host,
     vk_backend_release(device);
     return vk_call_failed(host, "vkCreateFence", result);
   }
+  tflaccel_status pooled = vk_fence_pool_init(host, context->device, &device->fences);
+  if (pooled != NULL) {
+    vk_backend_release(device);
+    return pooled;
+  }
   /* Half storage as float16_t where the device stores it, else packed in
    * uints; half arithmetic only with both features (has_half_math). */
   int native_half = entry->storage_buffer_16bit != 0;
@@ -1006,6 +1011,7 @@ void vk_backend_release(vk_backend_device *device) {
   if (host == NULL) return;
   drain_or_log(device);
   VkDevice handle = device->context->device;
+  vk_fence_pool_release(&device->fences);
   if (device->fence != VK_NULL_HANDLE) vkDestroyFence(handle, device->fence, NULL);
   /* Destroying the pool frees its command buffers. */
   if (device->command_pool != VK_NULL_HANDLE)

@@ -24,6 +24,7 @@
 
 #include "plugins/gpu_common/gpu_backend.h"
 #include "plugins/gpu_vk/vk_context.h"
+#include "plugins/gpu_vk/vk_event.h"
 #include "plugins/gpu_vk/vk_pipeline.h"
 #include "tflaccel/accelerator.h"
 
@@ -51,6 +52,7 @@ typedef struct vk_backend_device {
    * it first (vk_backend_drain): one run in flight per device. */
   struct vk_event *pending;
   struct gpu_sequence *pending_sequence;
+  vk_fence_pool fences; /* the runs' events' fences, reused */
 } vk_backend_device;
 
 /* Checks the device's limits and fills backend (which points at device).

@@ -1,36 +1,98 @@
 /* gpu_vk's events (vk_event.h). */
 #include "config.h"
 
+#include <string.h>
 #include <time.h>
 
 #include "plugins/gpu_common/gpu_native_event.h"
 #include "plugins/gpu_vk/vk_error.h"
 #include "plugins/gpu_vk/vk_event.h"
 
+tflaccel_status vk_fence_pool_init(const tflaccel_host_services *host, VkDevice device,
+                                   vk_fence_pool *pool) {
+  memset(pool, 0, sizeof *pool);
+  pool->device = device;
+  pool->host = host;
+  if (pthread_mutex_init(&pool->lock, NULL) != 0)
+    return host->status_make(TFLACCEL_BACKEND_ERROR, "gpu_vk: cannot make the fence pool's lock");
+  return NULL;
+}
+
+void vk_fence_pool_release(vk_fence_pool *pool) {
+  if (pool->host == NULL) return;
+  for (uint32_t i = 0; i < pool->count; ++i) vkDestroyFence(pool->device, pool->free[i], NULL);
+  if (pool->free != NULL) pool->host->free(pool->host->context, pool->free);
+  pthread_mutex_destroy(&pool->lock);
+  memset(pool, 0, sizeof *pool);
+}
+
+/* A reset fence of the pool, or a new one. */
+static tflaccel_status take_fence(vk_fence_pool *pool, VkFence *fence) {
+  *fence = VK_NULL_HANDLE;
+  pthread_mutex_lock(&pool->lock);
+  if (pool->count > 0) *fence = pool->free[--pool->count];
+  pthread_mutex_unlock(&pool->lock);
+  if (*fence != VK_NULL_HANDLE) {
+    VkResult reset = vkResetFences(pool->device, 1, fence);
+    if (reset == VK_SUCCESS) return NULL;
+    vkDestroyFence(pool->device, *fence, NULL);
+    *fence = VK_NULL_HANDLE;
+    return vk_call_failed(pool->host, "vkResetFences", reset);
+  }
+  const VkFenceCreateInfo info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  VkResult result = vkCreateFence(pool->device, &info, NULL, fence);
+  if (result != VK_SUCCESS) return vk_call_failed(pool->host, "vkCreateFence", result);
+  return NULL;
+}
+
+/* Keeps the fence for the next run (destroys it when out of memory). */
+static void return_fence(vk_fence_pool *pool, VkFence fence) {
+  pthread_mutex_lock(&pool->lock);
+  int kept = 0;
+  if (pool->count == pool->capacity) {
+    uint32_t capacity = pool->capacity ? 2 * pool->capacity : 4;
+    VkFence *grown = pool->host->alloc(pool->host->context, capacity * sizeof *grown,
+                                       _Alignof(VkFence));
+    if (grown != NULL) {
+      if (pool->free != NULL) {
+        memcpy(grown, pool->free, pool->count * sizeof *grown);
+        pool->host->free(pool->host->context, pool->free);
+      }
+      pool->free = grown;
+      pool->capacity = capacity;
+    }
+  }
+  if (pool->count < pool->capacity) {
+    pool->free[pool->count++] = fence;
+    kept = 1;
+  }
+  pthread_mutex_unlock(&pool->lock);
+  if (!kept) vkDestroyFence(pool->device, fence, NULL);
+}
+
 static tflaccel_status make_event(const tflaccel_host_services *host, VkDevice device,
-                                  VkFence fence, int32_t borrowed, vk_event **event) {
+                                  VkFence fence, vk_fence_pool *pool, vk_event **event) {
   vk_event *created = host->alloc(host->context, sizeof *created, _Alignof(vk_event));
   if (created == NULL) {
-    if (!borrowed) vkDestroyFence(device, fence, NULL);
+    if (pool != NULL) return_fence(pool, fence);
     return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_vk: out of memory (event)");
   }
   created->device = device;
   created->fence = fence;
-  created->borrowed = borrowed;
+  created->borrowed = pool == NULL;
+  created->pool = pool;
   created->host = host;
   atomic_init(&created->references, 1u);
   *event = created;
   return NULL;
 }
 
-tflaccel_status vk_event_create(const tflaccel_host_services *host, VkDevice device,
-                                vk_event **event) {
+tflaccel_status vk_event_create(vk_fence_pool *pool, vk_event **event) {
   *event = NULL;
-  const VkFenceCreateInfo info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
   VkFence fence = VK_NULL_HANDLE;
-  VkResult result = vkCreateFence(device, &info, NULL, &fence);
-  if (result != VK_SUCCESS) return vk_call_failed(host, "vkCreateFence", result);
-  return make_event(host, device, fence, 0, event);
+  tflaccel_status status = take_fence(pool, &fence);
+  if (status != NULL) return status;
+  return make_event(pool->host, pool->device, fence, pool, event);
 }
 
 vk_event *vk_event_retain(vk_event *event) {
@@ -40,7 +102,7 @@ vk_event *vk_event_retain(vk_event *event) {
 
 void vk_event_release(vk_event *event) {
   if (event == NULL || atomic_fetch_sub(&event->references, 1u) != 1u) return;
-  if (!event->borrowed) vkDestroyFence(event->device, event->fence, NULL);
+  if (event->pool != NULL) return_fence(event->pool, event->fence);
   event->host->free(event->host->context, event);
 }
 
@@ -115,5 +177,5 @@ tflaccel_status vk_event_import(const tflaccel_host_services *host, VkDevice dev
   if (native->type != TFLACCEL_NATIVE_EVENT_VULKAN_FENCE)
     return gpu_native_event_unsupported(host, "gpu_vk", native->type,
                                         "gpu_vk waits on VkFence objects only");
-  return make_event(host, device, (VkFence)(uintptr_t)native->handle, 1, event);
+  return make_event(host, device, (VkFence)(uintptr_t)native->handle, NULL, event);
 }

@@ -9,15 +9,34 @@
 #ifndef TFLACCEL_GPU_VK_VK_EVENT_H
 #define TFLACCEL_GPU_VK_VK_EVENT_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <vulkan/vulkan.h>
 
 #include "tflaccel/accelerator.h"
 
+/* Fences of the runs' events, kept for the next ones: creating and
+ * destroying a VkFence per run cost NVIDIA's driver more than the run's
+ * own submission. Owned by the backend device, which outlives its events;
+ * events return their fence from any thread, hence the lock. */
+typedef struct vk_fence_pool {
+  pthread_mutex_t lock;
+  VkDevice device;
+  const tflaccel_host_services *host;
+  VkFence *free;
+  uint32_t count, capacity;
+} vk_fence_pool;
+
+tflaccel_status vk_fence_pool_init(const tflaccel_host_services *host, VkDevice device,
+                                   vk_fence_pool *pool);
+/* Destroys the pooled fences; no event of the pool may be alive. */
+void vk_fence_pool_release(vk_fence_pool *pool);
+
 typedef struct vk_event {
   VkDevice device;
   VkFence fence;
-  int32_t borrowed; /* the application's fence */
+  int32_t borrowed;    /* the application's fence */
+  vk_fence_pool *pool; /* where the fence goes back (NULL: borrowed) */
   atomic_uint references;
   const tflaccel_host_services *host;
 } vk_event;
@@ -27,9 +46,8 @@ static inline tflaccel_event *vk_event_handle(vk_event *event) {
   return (tflaccel_event *)(void *)event;
 }
 
-/* A new unsignalled fence of device, one reference. */
-tflaccel_status vk_event_create(const tflaccel_host_services *host, VkDevice device,
-                                vk_event **event);
+/* A new unsignalled fence from pool, one reference. */
+tflaccel_status vk_event_create(vk_fence_pool *pool, vk_event **event);
 vk_event *vk_event_retain(vk_event *event);
 void vk_event_release(vk_event *event);
 /* Blocks until the fence is signalled (VK_SUCCESS) or the device is lost. */
