@@ -844,11 +844,10 @@ static void build_transform_landmarks(cf_graph *graph, const cf_case *spec) {
 static void build_sequence_lstm(cf_graph *graph, const cf_case *spec) {
   int batch_major = (spec->flags & CF_BATCH_MAJOR) != 0;
   int32_t batch = spec->shape[batch_major ? 0 : 1], input_depth = spec->shape[2];
-  int32_t time = spec->shape[batch_major ? 1 : 0], cells = spec->out_c;
+  int32_t cells = spec->out_c;
   int32_t input_weight_dims[2] = {cells, input_depth}, recurrent_dims[2] = {cells, cells};
   int32_t state_dims[2] = {batch, cells};
   int32_t output_dims[3] = {spec->shape[0], spec->shape[1], cells};
-  (void)time;
   uint32_t inputs[20];
   for (uint32_t i = 0; i < 20; ++i) inputs[i] = TFLACCEL_NO_TENSOR;
   inputs[0] = input_of(graph, spec);

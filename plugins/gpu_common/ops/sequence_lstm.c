@@ -227,6 +227,7 @@ static tflaccel_status pack_weights(gpu_lowering *lw, const tflaccel_op_desc *op
   return NULL;
 }
 
+/* The four biases in the same gate order, one vector. */
 static tflaccel_status pack_bias(gpu_lowering *lw, const tflaccel_op_desc *op,
                                  const seq_shape *shape, uint64_t *offset) {
   gpu_program *program = lw->program;
@@ -257,7 +258,8 @@ static tflaccel_status pack_bias(gpu_lowering *lw, const tflaccel_op_desc *op,
   return NULL;
 }
 
-/* A view of `rows` x `channels` of tensor, `elements` from its start. */
+/* A [rows, channels] view sharing tensor's storage (which step it sees:
+ * lower_offset_argument on the dispatch that binds it). */
 static tflaccel_status step_view(gpu_lowering *lw, uint32_t tensor, int32_t rows,
                                  int32_t channels, uint32_t *view) {
   const int32_t dims[2] = {rows, channels};
