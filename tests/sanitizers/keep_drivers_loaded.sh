@@ -19,6 +19,16 @@ for driver in \
   "/usr/lib/$multiarch/libpocl.so.2"; do
   if [ -e "$driver" ]; then preload="$preload${preload:+ }$driver"; fi
 done
+# A shell test (the CLI scripts): its shells and tools are left alone; the
+# tflaccel commands it runs come back through this script
+# (tests/tools/cli_checks.sh wraps $TFLACCEL when TFLACCEL_TEST_LAUNCHER is
+# set), so that only they get the drivers preloaded.
+case "$1" in
+  *.sh)
+    case "$0" in /*) TFLACCEL_TEST_LAUNCHER=$0 ;; *) TFLACCEL_TEST_LAUNCHER=$PWD/$0 ;; esac
+    export TFLACCEL_TEST_LAUNCHER
+    exec "$@" ;;
+esac
 # The ASan runtime is not first in a preloading process's library list;
 # the drivers define no allocator, so its interceptors still take every
 # allocation.
