@@ -35,14 +35,20 @@ make -s -j2
 # The concurrent-runs test with 2 threads x 1 run, as under ThreadSanitizer
 # below (8 x 2 in the plain make check).
 export TFLACCEL_TEST_QUICK=1 TFLACCEL_THREADS_N=2 TFLACCEL_THREADS_RUNS=1
-ASAN_OPTIONS="detect_leaks=1" make -s -j2 check TESTS="$(make -s print-leak-checked-tests)" ||
+# intercept_tls_get_addr=0: GCC 12's sanitizer runtime takes some dynamic
+# TLS blocks (those malloc'ed at a page offset of 16) for glibc < 2.25 ones
+# and reads a bogus range from before them; LeakSanitizer's tracer then
+# dies at exit ("Tracer caught signal 11 ... LeakSanitizer has encountered
+# a fatal error"), in about half of the conformance test's cases on gpu_cl.
+export ASAN_OPTIONS="detect_leaks=1:intercept_tls_get_addr=0"
+make -s -j2 check TESTS="$(make -s print-leak-checked-tests)" ||
   { tail -n 100 test-suite.log; exit 1; }
-ASAN_OPTIONS="detect_leaks=1" make -s -j2 check TESTS="$(make -s print-gpu-leak-checked-tests)" \
+make -s -j2 check TESTS="$(make -s print-gpu-leak-checked-tests)" \
   LOG_COMPILER="$top/tests/sanitizers/keep_drivers_loaded.sh" ||
   { tail -n 100 test-suite.log; exit 1; }
 unset TFLACCEL_TEST_QUICK TFLACCEL_THREADS_N TFLACCEL_THREADS_RUNS
 done_step "ASan+UBSan make check"
-export ASAN_OPTIONS="detect_leaks=1"
+export ASAN_OPTIONS="detect_leaks=1:intercept_tls_get_addr=0"
 step "corruption campaign (ASan+UBSan)"
 make -s campaign CAMPAIGN_SECONDS="${CAMPAIGN_SECONDS:-60}"
 done_step "corruption campaign"
