@@ -65,35 +65,30 @@ valgrind-models: tflaccel
 	  else echo "valgrind: $$plugin FAILED, see valgrind-$$plugin.log"; tail -n 40 valgrind-$$plugin.log; failed=1; fi; \
 	done; exit $$failed
 
-# The tests that load no GPU driver: LeakSanitizer runs on these in CI as
-# they are (and, in .ci/reliability.sh, the CLI scripts with leak detection
-# off: every CLI command may load every plugin). The GPU plugins' own tests
-# are leak-checked separately with the drivers kept loaded (below).
-LEAK_CHECKED_TESTS = $(filter-out tests/gpu/% tests/conformance/% tests/runtime/% examples/% \
-	tests/reliability/test_gpu_faults tests/compiled_cache/test_cache_gpu_%,$(TESTS))
+# CI's ASan+UBSan run (.ci/reliability.sh) runs every test of make check with
+# LeakSanitizer on, in two sets. The tests that load no GPU driver run as
+# they are:
+GPU_DRIVER_TESTS = tests/gpu/% tests/conformance/test_conformance_gpu_% \
+	tests/conformance/test_gpu_% tests/runtime/% examples/% \
+	tests/reliability/test_gpu_faults tests/compiled_cache/test_cache_gpu_%
+LEAK_CHECKED_TESTS = $(filter-out $(GPU_DRIVER_TESTS) %.sh,$(TESTS))
 print-leak-checked-tests:
 	@echo $(LEAK_CHECKED_TESTS)
 
-# The tests that load GPU drivers (also the device-pipeline examples, which
-# make their own buffers and kernels on the plugins' devices): CI runs them
-# in the ASan build with LeakSanitizer on too, through
+# The tests that load GPU drivers, and the CLI scripts (every CLI command
+# may load every plugin: accelerators = auto ranks them), run through
 # tests/sanitizers/keep_drivers_loaded.sh (LOG_COMPILER), which keeps the
-# drivers loaded so that lsan.supp can name their own leaks. Except test_vk_validation: the Khronos validation layer
-# leaks from a module the Vulkan loader unloads, and it cannot be kept
-# loaded by preloading (it exports vkGetInstanceProcAddr, which would then
-# stand in for the loader's), so its leaks are "<unknown module>"; it runs
-# under ASan with leak detection off.
-# The conformance, model and concurrent-run tests take too long under ASan
-# for CI's budget: by hand, in the ASan build,
+# drivers loaded so that lsan.supp can name their own leaks (a script's
+# tflaccel commands each go through it: tests/tools/cli_checks.sh);
+# test_vk_validation keeps the validation layer loaded itself
+# (tests/gpu/vk_layer_keep_loaded.c). With TFLACCEL_TEST_QUICK=1 the
+# conformance and whole-model tests run one precision per case and the
+# models of tests/data (tests/support/test_quick.h). By hand, in the ASan
+# build:
 #   make check TESTS='...' LOG_COMPILER=$(srcdir)/tests/sanitizers/keep_drivers_loaded.sh
-GPU_LEAK_UNCHECKED_TESTS = tests/gpu/test_vk_validation
-GPU_LEAK_CHECKED_TESTS = $(filter-out $(GPU_LEAK_UNCHECKED_TESTS),\
-	$(filter tests/gpu/% tests/reliability/test_gpu_faults tests/compiled_cache/test_cache_gpu_% \
-	examples/%_pipeline tests/runtime/test_native_events_%,$(TESTS)))
+GPU_LEAK_CHECKED_TESTS = $(filter $(GPU_DRIVER_TESTS) %.sh,$(TESTS))
 print-gpu-leak-checked-tests:
 	@echo $(GPU_LEAK_CHECKED_TESTS)
-print-gpu-leak-unchecked-tests:
-	@echo $(filter $(GPU_LEAK_UNCHECKED_TESTS),$(TESTS))
 
 # Every test make check runs (CI's sanitizer run picks from it).
 print-tests:
@@ -101,10 +96,11 @@ print-tests:
 
 EXTRA_DIST += \
 	docs/RELIABILITY.md \
+	tests/support/test_quick.h \
 	tests/sanitizers/keep_drivers_loaded.sh \
 	tests/sanitizers/lsan.supp \
 	tests/sanitizers/tsan.supp \
 	tests/sanitizers/ubsan.supp \
 	tests/sanitizers/valgrind.supp
 CLEANFILES += valgrind-*.log
-.PHONY: campaign check-gpu-faults valgrind-models print-leak-checked-tests print-gpu-leak-checked-tests print-gpu-leak-unchecked-tests print-tests
+.PHONY: campaign check-gpu-faults valgrind-models print-leak-checked-tests print-gpu-leak-checked-tests print-tests

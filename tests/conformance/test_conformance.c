@@ -1,8 +1,9 @@
 /* One conformance suite for every GPU plugin: each case of
  * conformance_cases.c runs on the plugin under test (CONFORMANCE_PLUGIN_PATH,
  * named CONFORMANCE_PLUGIN_NAME) through the accelerator ABI and on cpu_ref
- * (CONFORMANCE_REFERENCE_PATH), in fp32 and in fp16, and the outputs must
- * agree: max |plugin - cpu_ref| <= tolerance * max(1, max |cpu_ref|).
+ * (CONFORMANCE_REFERENCE_PATH), in fp32 and in fp16 (in quick mode one of
+ * them, tests/support/test_quick.h), and the outputs must agree:
+ * max |plugin - cpu_ref| <= tolerance * max(1, max |cpu_ref|).
  * Quantized outputs (int8, uint8, int16) agree within one LSB (the GPU
  * plugins' float view rounds where cpu_ref's fixed point may round the
  * other way; conformance_quant_cases.c).
@@ -22,6 +23,7 @@
 
 #include "tests/conformance/conformance_cases.h"
 #include "tests/conformance/conformance_runner.h"
+#include "tests/support/test_quick.h"
 
 #if !defined(CONFORMANCE_PLUGIN_PATH) || !defined(CONFORMANCE_PLUGIN_NAME) || \
     !defined(CONFORMANCE_REFERENCE_PATH)
@@ -133,6 +135,7 @@ static void run_case(const cf_case *spec, int seed_index) {
   cf_plugin_open(&reference, CONFORMANCE_REFERENCE_PATH, "cpu_ref");
   static const int32_t precisions[] = {TFLACCEL_PRECISION_FP32, TFLACCEL_PRECISION_FP16};
   for (int p = 0; p < 2; ++p) {
+    if (!test_quick_runs_precision(seed_index, p)) continue;
     cf_graph graph;
     cf_graph_init(&graph, 1000u + (uint32_t)seed_index);
     spec->build(&graph, spec);

@@ -18,6 +18,7 @@
 
 #include "tests/support/json.h"
 #include "tests/support/model_compare.h"
+#include "tests/support/test_quick.h"
 #include "tests/support/test_util.h"
 #include "tflaccel/tflaccel.h"
 
@@ -186,8 +187,10 @@ START_TEST(model_runs_on_gpu_within_tolerance) {
   ck_assert_ptr_nonnull(expected);
   const json_value *entry = json_get(expected, cases[_i].name);
   ck_assert_ptr_nonnull(entry);
-  check_model(cases[_i].name, entry, TFLACCEL_PRECISION_FP32);
-  check_model(cases[_i].name, entry, TFLACCEL_PRECISION_FP16);
+  if (test_quick_runs_precision(_i, 0))
+    check_model(cases[_i].name, entry, TFLACCEL_PRECISION_FP32);
+  if (test_quick_runs_precision(_i, 1))
+    check_model(cases[_i].name, entry, TFLACCEL_PRECISION_FP16);
   json_destroy(expected);
 }
 END_TEST
@@ -350,7 +353,11 @@ int main(void) {
   const char *shared = getenv("TFLACCEL_SHARED_MODELS");
   char probe[4096];
   snprintf(probe, sizeof probe, "%s/expected.json", shared ? shared : "");
-  if (shared != NULL && access(probe, R_OK) == 0) {
+  if (test_quick_mode()) {
+    models_dir = getenv("TFLACCEL_TEST_DATA");
+    printf("note: quick mode (TFLACCEL_TEST_QUICK=1): the models in tests/data only, one "
+           "precision each\n");
+  } else if (shared != NULL && access(probe, R_OK) == 0) {
     models_dir = shared;
   } else {
     models_dir = getenv("TFLACCEL_TEST_DATA");

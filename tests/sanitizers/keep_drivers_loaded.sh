@@ -10,18 +10,34 @@
 #   make check TESTS='...' LOG_COMPILER=tests/sanitizers/keep_drivers_loaded.sh
 set -eu
 top_builddir=${TFLACCEL_TOP_BUILDDIR:-.}
-multiarch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
-preload=
-for driver in \
-  "/usr/lib/$multiarch/libvulkan_lvp.so" \
-  "/usr/lib/$multiarch/libEGL_mesa.so.0" \
-  "/usr/lib/$multiarch/dri/swrast_dri.so" \
-  "/usr/lib/$multiarch/libpocl.so.2"; do
-  if [ -e "$driver" ]; then preload="$preload${preload:+ }$driver"; fi
-done
+# Found once per test: a script's commands come back here with the list
+# (running gcc again in them could make files in a test's own HOME: a
+# ccache gcc makes its cache directory there).
+if [ -z "${TFLACCEL_TEST_PRELOAD+set}" ]; then
+  multiarch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
+  TFLACCEL_TEST_PRELOAD=
+  for driver in \
+    "/usr/lib/$multiarch/libvulkan_lvp.so" \
+    "/usr/lib/$multiarch/libEGL_mesa.so.0" \
+    "/usr/lib/$multiarch/dri/swrast_dri.so" \
+    "/usr/lib/$multiarch/libpocl.so.2"; do
+    if [ -e "$driver" ]; then TFLACCEL_TEST_PRELOAD="$TFLACCEL_TEST_PRELOAD${TFLACCEL_TEST_PRELOAD:+ }$driver"; fi
+  done
+  export TFLACCEL_TEST_PRELOAD
+fi
+# A shell test (the CLI scripts): its shells and tools are left alone; the
+# tflaccel commands it runs come back through this script
+# (tests/tools/cli_checks.sh wraps $TFLACCEL when TFLACCEL_TEST_LAUNCHER is
+# set), so that only they get the drivers preloaded.
+case "$1" in
+  *.sh)
+    case "$0" in /*) TFLACCEL_TEST_LAUNCHER=$0 ;; *) TFLACCEL_TEST_LAUNCHER=$PWD/$0 ;; esac
+    export TFLACCEL_TEST_LAUNCHER
+    exec "$@" ;;
+esac
 # The ASan runtime is not first in a preloading process's library list;
 # the drivers define no allocator, so its interceptors still take every
 # allocation.
 ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}verify_asan_link_order=0"
 export ASAN_OPTIONS
-exec "$top_builddir/libtool" --mode=execute env LD_PRELOAD="$preload" "$@"
+exec "$top_builddir/libtool" --mode=execute env LD_PRELOAD="$TFLACCEL_TEST_PRELOAD" "$@"

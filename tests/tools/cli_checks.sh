@@ -10,6 +10,14 @@ failures=0
 checks=0
 scratch=$(mktemp -d "$TFLACCEL_TOP_BUILDDIR/tests/tmp-tools-XXXXXX") || exit 99
 trap 'rm -rf "$scratch"' EXIT
+# Under tests/sanitizers/keep_drivers_loaded.sh (CI's ASan run with
+# LeakSanitizer on): every tflaccel command through it, with the GPU drivers
+# kept loaded so that a leak inside one keeps its module's name.
+if [ -n "${TFLACCEL_TEST_LAUNCHER:-}" ]; then
+  printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$TFLACCEL_TEST_LAUNCHER" "$TFLACCEL" >"$scratch/tflaccel"
+  chmod +x "$scratch/tflaccel" || exit 99
+  TFLACCEL="$scratch/tflaccel"
+fi
 
 # run ARGS...: runs tflaccel ARGS; $code gets the exit status.
 run() {

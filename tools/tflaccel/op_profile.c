@@ -215,7 +215,9 @@ static void print_partition_ops(FILE *out, const op_profile *profile, uint32_t p
 }
 
 /* Partition p's kernel launches beneath it: per run, the GPU time and its
- * share of the launches' total, and the ops each computes. */
+ * share of the launches' total, and the ops each computes. The time in ms
+ * to the nanosecond the timers count in: a kernel of a few hundred ns (a
+ * small one on PoCL) must not print as 0.000. */
 static void print_partition_kernels(FILE *out, const op_profile *profile, uint32_t p, int csv) {
   const profile_node *node = &profile->nodes[p];
   double total_ns = 0.0;
@@ -237,7 +239,7 @@ static void print_partition_kernels(FILE *out, const op_profile *profile, uint32
     }
     fprintf(out, "\t%24s\tkernel %u: %s", "", k, kernel->kernel);
     if (kernel->runs)
-      fprintf(out, ": %.3f ms GPU, %.3f%%", avg_ms, percent);
+      fprintf(out, ": %.6f ms GPU, %.3f%%", avg_ms, percent);
     else
       fputs(": not timed", out);
     if (has_op && kernel->op_count > 1)
