@@ -104,3 +104,25 @@ void device_fixture_check_output(const device_fixture *fixture, uint32_t index,
                 "output %u differs from the host run's", index);
   free(got);
 }
+
+void device_fixture_make_device_buffers(const device_fixture *fixture, int32_t type,
+                                        tflaccel_tensor_buffer **inputs,
+                                        tflaccel_tensor_buffer **outputs) {
+  for (uint32_t i = 0; i < fixture->input_count; ++i) {
+    tflaccel_status status =
+        tflaccel_compiled_model_create_input_device_buffer(fixture->compiled, i, type, &inputs[i]);
+    ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+    size_t size = tflaccel_tensor_buffer_byte_size(inputs[i]);
+    ck_assert_ptr_null(tflaccel_tensor_buffer_write(
+        inputs[i], tflaccel_tensor_buffer_data(fixture->inputs[i]), size));
+  }
+  for (uint32_t i = 0; i < fixture->output_count; ++i) {
+    tflaccel_status status =
+        tflaccel_compiled_model_create_output_device_buffer(fixture->compiled, i, type, &outputs[i]);
+    ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+  }
+}
+
+void device_fixture_destroy_buffers(tflaccel_tensor_buffer **buffers, uint32_t count) {
+  for (uint32_t i = 0; i < count; ++i) tflaccel_tensor_buffer_destroy(buffers[i]);
+}

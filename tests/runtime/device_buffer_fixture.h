@@ -27,6 +27,13 @@ int device_fixture_open(device_fixture *fixture, const char *accelerator, const 
 int device_fixture_open_config(device_fixture *fixture, const char *accelerator,
                                const char *model_file, const char *config_path);
 void device_fixture_close(device_fixture *fixture);
+/* Device buffers of type for every input and output, the inputs written
+ * with the fixture's inputs. */
+void device_fixture_make_device_buffers(const device_fixture *fixture, int32_t type,
+                                        tflaccel_tensor_buffer **inputs,
+                                        tflaccel_tensor_buffer **outputs);
+/* Destroys the fixture's count buffers of make_device_buffers. */
+void device_fixture_destroy_buffers(tflaccel_tensor_buffer **buffers, uint32_t count);
 /* Fills a buffer with deterministic values (floats in [-1, 1]). */
 void device_fixture_fill(tflaccel_tensor_buffer *buffer, uint32_t seed);
 /* Asserts buffer holds exactly the reference output `index`. */

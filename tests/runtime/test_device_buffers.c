@@ -35,29 +35,6 @@ static void expect_error(tflaccel_status status, const char *fragment) {
   tflaccel_status_free(status);
 }
 
-/* Device buffers for every input and output, filled with the fixture's
- * inputs. */
-static void make_device_buffers(const device_fixture *fixture, int32_t type,
-                                tflaccel_tensor_buffer **inputs, tflaccel_tensor_buffer **outputs) {
-  for (uint32_t i = 0; i < fixture->input_count; ++i) {
-    tflaccel_status status =
-        tflaccel_compiled_model_create_input_device_buffer(fixture->compiled, i, type, &inputs[i]);
-    ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
-    size_t size = tflaccel_tensor_buffer_byte_size(inputs[i]);
-    ck_assert_ptr_null(tflaccel_tensor_buffer_write(
-        inputs[i], tflaccel_tensor_buffer_data(fixture->inputs[i]), size));
-  }
-  for (uint32_t i = 0; i < fixture->output_count; ++i) {
-    tflaccel_status status =
-        tflaccel_compiled_model_create_output_device_buffer(fixture->compiled, i, type, &outputs[i]);
-    ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
-  }
-}
-
-static void destroy_buffers(tflaccel_tensor_buffer **buffers, uint32_t count) {
-  for (uint32_t i = 0; i < count; ++i) tflaccel_tensor_buffer_destroy(buffers[i]);
-}
-
 START_TEST(device_buffers_run_without_host_copies) {
   device_fixture fixture;
   if (!device_fixture_open(&fixture, gpu_plugins[_i], MODEL)) return;
@@ -92,7 +69,7 @@ START_TEST(device_buffers_run_without_host_copies) {
   }
 
   tflaccel_tensor_buffer *inputs[FIXTURE_MAX_TENSORS], *outputs[FIXTURE_MAX_TENSORS];
-  make_device_buffers(&fixture, gpu_types[_i], inputs, outputs);
+  device_fixture_make_device_buffers(&fixture, gpu_types[_i], inputs, outputs);
   tflaccel_native_buffer native = {.struct_size = sizeof native};
   ck_assert_ptr_null(tflaccel_tensor_buffer_native(outputs[0], &native));
   ck_assert_int_eq(native.type, gpu_types[_i]);
@@ -129,8 +106,8 @@ START_TEST(device_buffers_run_without_host_copies) {
                "the buffer is locked");
   ck_assert_ptr_null(tflaccel_tensor_buffer_unlock(outputs[0]));
   expect_error(tflaccel_tensor_buffer_unlock(outputs[0]), "not locked");
-  destroy_buffers(inputs, fixture.input_count);
-  destroy_buffers(outputs, fixture.output_count);
+  device_fixture_destroy_buffers(inputs, fixture.input_count);
+  device_fixture_destroy_buffers(outputs, fixture.output_count);
   printf("%s: device buffers: outputs equal the host run's, 0 host copies\n", gpu_plugins[_i]);
   device_fixture_close(&fixture);
 }
@@ -196,7 +173,7 @@ START_TEST(async_runs_signal_their_outputs) {
 
   /* Device buffers, queued: chained through the buffers' events. */
   tflaccel_tensor_buffer *device_inputs[FIXTURE_MAX_TENSORS], *device_outputs[FIXTURE_MAX_TENSORS];
-  make_device_buffers(&fixture, gpu_types[_i], device_inputs, device_outputs);
+  device_fixture_make_device_buffers(&fixture, gpu_types[_i], device_inputs, device_outputs);
   for (int f = 0; f < FRAMES; ++f)
     ck_assert_ptr_null(tflaccel_compiled_model_run_async(fixture.compiled, device_inputs,
                                                          fixture.input_count, device_outputs,
@@ -207,9 +184,9 @@ START_TEST(async_runs_signal_their_outputs) {
   tflaccel_run_stats stats = {.struct_size = sizeof stats};
   ck_assert_ptr_null(tflaccel_compiled_model_last_run_stats(fixture.compiled, &stats));
   ck_assert_uint_eq(stats.host_copies, 0);
-  destroy_buffers(device_inputs, fixture.input_count);
-  destroy_buffers(device_outputs, fixture.output_count);
-  for (int f = 0; f < FRAMES; ++f) destroy_buffers(outputs[f], fixture.output_count);
+  device_fixture_destroy_buffers(device_inputs, fixture.input_count);
+  device_fixture_destroy_buffers(device_outputs, fixture.output_count);
+  for (int f = 0; f < FRAMES; ++f) device_fixture_destroy_buffers(outputs[f], fixture.output_count);
   printf("%s: run_async: %d frames queued back to back, outputs equal the host run's\n",
          gpu_plugins[_i], FRAMES);
   device_fixture_close(&fixture);

@@ -68,27 +68,13 @@ static int open_setup(vk_setup *setup, int mirrored) {
   ck_assert_int_eq(device.type, TFLACCEL_BUFFER_VULKAN);
   setup->device = device.vk_device;
   setup->queue_family = device.vk_queue_family;
-  for (uint32_t i = 0; i < fixture->input_count; ++i) {
-    tflaccel_status status = tflaccel_compiled_model_create_input_device_buffer(
-        fixture->compiled, i, TFLACCEL_BUFFER_VULKAN, &setup->inputs[i]);
-    ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
-    ck_assert_ptr_null(tflaccel_tensor_buffer_write(setup->inputs[i],
-                                                    tflaccel_tensor_buffer_data(fixture->inputs[i]),
-                                                    tflaccel_tensor_buffer_byte_size(setup->inputs[i])));
-  }
-  for (uint32_t i = 0; i < fixture->output_count; ++i) {
-    tflaccel_status status = tflaccel_compiled_model_create_output_device_buffer(
-        fixture->compiled, i, TFLACCEL_BUFFER_VULKAN, &setup->outputs[i]);
-    ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
-  }
+  device_fixture_make_device_buffers(fixture, TFLACCEL_BUFFER_VULKAN, setup->inputs, setup->outputs);
   return 1;
 }
 
 static void close_setup(vk_setup *setup) {
-  for (uint32_t i = 0; i < setup->fixture.input_count; ++i)
-    tflaccel_tensor_buffer_destroy(setup->inputs[i]);
-  for (uint32_t i = 0; i < setup->fixture.output_count; ++i)
-    tflaccel_tensor_buffer_destroy(setup->outputs[i]);
+  device_fixture_destroy_buffers(setup->inputs, setup->fixture.input_count);
+  device_fixture_destroy_buffers(setup->outputs, setup->fixture.output_count);
   device_fixture_close(&setup->fixture);
   if (setup->directory != NULL) test_remove_tree(setup->directory);
   free(setup->config);
