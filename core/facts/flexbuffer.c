@@ -199,3 +199,20 @@ int flex_as_double(const flex_ref *value, double *result) {
     return 0;
   }
 }
+
+int flex_map_int32(const flex_ref *map, const char *key, int32_t *value) {
+  flex_ref ref;
+  int64_t v;
+  if (!flex_map_get(map, key, &ref) || !flex_as_int64(&ref, &v) || v < INT32_MIN || v > INT32_MAX)
+    return 0;
+  *value = (int32_t)v;
+  return 1;
+}
+
+int flex_map_float(const flex_ref *map, const char *key, float *value) {
+  flex_ref ref;
+  double v;
+  if (!flex_map_get(map, key, &ref) || !flex_as_double(&ref, &v)) return 0;
+  *value = (float)v;
+  return 1;
+}

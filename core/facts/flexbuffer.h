@@ -53,5 +53,9 @@ int flex_vector_at(const flex_ref *vector, size_t index, flex_ref *element);
  * truncated toward zero) or double; 0 when the value is not a number. */
 int flex_as_int64(const flex_ref *value, int64_t *result);
 int flex_as_double(const flex_ref *value, double *result);
+/* The map's entry key as an int32 / a float; 0 when absent, of another
+ * type or out of int32's range. */
+int flex_map_int32(const flex_ref *map, const char *key, int32_t *value);
+int flex_map_float(const flex_ref *map, const char *key, float *value);
 
 #endif

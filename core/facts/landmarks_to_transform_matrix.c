@@ -21,23 +21,6 @@ __attribute__((format(printf, 3, 4))) static int refuse(char *reason, size_t rea
   return 0;
 }
 
-static int option_int(const flex_ref *map, const char *key, int32_t *value) {
-  flex_ref ref;
-  int64_t v;
-  if (!flex_map_get(map, key, &ref) || !flex_as_int64(&ref, &v) || v < INT32_MIN || v > INT32_MAX)
-    return 0;
-  *value = (int32_t)v;
-  return 1;
-}
-
-static int option_float(const flex_ref *map, const char *key, float *value) {
-  flex_ref ref;
-  double v;
-  if (!flex_map_get(map, key, &ref) || !flex_as_double(&ref, &v)) return 0;
-  *value = (float)v;
-  return 1;
-}
-
 int landmarks_to_transform_matrix_options_parse(const void *custom_options, size_t size,
                                                 int64_t landmarks,
                                                 landmarks_to_transform_matrix_options *o,
@@ -47,12 +30,12 @@ int landmarks_to_transform_matrix_options_parse(const void *custom_options, size
     return refuse(reason, reason_size, "custom options are not a flexbuffer map");
   if (!flex_map_get(&root, "subset_idxs", &subset))
     return refuse(reason, reason_size, "version 1 options (no subset_idxs) are not supported");
-  if (!option_int(&root, "left_rotation_idx", &o->left_rotation_idx) ||
-      !option_int(&root, "right_rotation_idx", &o->right_rotation_idx) ||
-      !option_int(&root, "output_width", &o->output_width) ||
-      !option_int(&root, "output_height", &o->output_height) ||
-      !option_float(&root, "target_rotation_radians", &o->target_rotation_radians) ||
-      !option_float(&root, "scale_x", &o->scale_x) || !option_float(&root, "scale_y", &o->scale_y))
+  if (!flex_map_int32(&root, "left_rotation_idx", &o->left_rotation_idx) ||
+      !flex_map_int32(&root, "right_rotation_idx", &o->right_rotation_idx) ||
+      !flex_map_int32(&root, "output_width", &o->output_width) ||
+      !flex_map_int32(&root, "output_height", &o->output_height) ||
+      !flex_map_float(&root, "target_rotation_radians", &o->target_rotation_radians) ||
+      !flex_map_float(&root, "scale_x", &o->scale_x) || !flex_map_float(&root, "scale_y", &o->scale_y))
     return refuse(reason, reason_size, "an option is missing or not a number");
   size_t count;
   if (!flex_vector_size(&subset, &count) || count == 0 ||

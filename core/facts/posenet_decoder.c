@@ -4,31 +4,14 @@
 
 #include "core/facts/flexbuffer.h"
 
-static int option_int(const flex_ref *map, const char *key, int32_t *value) {
-  flex_ref ref;
-  int64_t v;
-  if (!flex_map_get(map, key, &ref) || !flex_as_int64(&ref, &v) || v < INT32_MIN || v > INT32_MAX)
-    return 0;
-  *value = (int32_t)v;
-  return 1;
-}
-
-static int option_float(const flex_ref *map, const char *key, float *value) {
-  flex_ref ref;
-  double v;
-  if (!flex_map_get(map, key, &ref) || !flex_as_double(&ref, &v)) return 0;
-  *value = (float)v;
-  return 1;
-}
-
 int posenet_decoder_options_parse(const void *custom_options, size_t size,
                                   posenet_decoder_options *options) {
   flex_ref root;
   if (!flex_root(custom_options, size, &root) || root.type != FLEX_MAP) return 0;
-  if (!option_int(&root, "max_detections", &options->max_detections) ||
-      !option_float(&root, "score_threshold", &options->score_threshold) ||
-      !option_int(&root, "stride", &options->stride) ||
-      !option_float(&root, "nms_radius", &options->nms_radius))
+  if (!flex_map_int32(&root, "max_detections", &options->max_detections) ||
+      !flex_map_float(&root, "score_threshold", &options->score_threshold) ||
+      !flex_map_int32(&root, "stride", &options->stride) ||
+      !flex_map_float(&root, "nms_radius", &options->nms_radius))
     return 0;
   return options->max_detections >= 1 &&
          options->max_detections <= POSENET_MAX_DETECTIONS_LIMIT && options->stride >= 1;
