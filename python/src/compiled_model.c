@@ -23,15 +23,15 @@ static int parse_precision(PyObject *value, int32_t *precision) {
 
 static int compiled_model_init(compiled_model_object *self, PyObject *args, PyObject *kwargs) {
   static char *keywords[] = {"path", "content", "accelerator", "precision", "threads",
-                             "cache_dir", "config", "log_level", NULL};
+                             "cache_dir", "config", "log_level", "model_token", NULL};
   const char *path = NULL, *accelerators = NULL, *cache_dir = NULL, *config_path = NULL,
-             *log_level = NULL;
+             *log_level = NULL, *model_token = NULL;
   Py_buffer content = {0};
   PyObject *precision_object = Py_None;
   int threads = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|zz*zOizzz", keywords, &path, &content,
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|zz*zOizzzz", keywords, &path, &content,
                                    &accelerators, &precision_object, &threads, &cache_dir,
-                                   &config_path, &log_level))
+                                   &config_path, &log_level, &model_token))
     return -1;
   int32_t precision;
   int failed = 0;
@@ -76,6 +76,7 @@ static int compiled_model_init(compiled_model_object *self, PyObject *args, PyOb
     tflaccel_compilation_options_init(&options);
     options.precision = precision;
     options.thread_count = threads;
+    options.model_token = model_token; /* borrowed for the call, as the C API allows */
     tflaccel_status status;
     Py_BEGIN_ALLOW_THREADS
     status = tflaccel_compiled_model_create(self->environment, self->model, &options,

@@ -139,3 +139,29 @@ def test_cache_dir(small_model, tmp_path):
     model = tflaccel.CompiledModel.from_file(small_model, accelerator="cpu_ref", cache_dir=missing)
     assert model.run(model.create_input_buffers())[0].shape == (1, 1, 1, 4)
     assert not (tmp_path / "missing").exists()
+
+
+def test_model_token_keys_the_cache(small_model, tmp_path):
+    """The application's model_token keys the GPU plugins' cache entries
+    (LiteRT's serialization token): the same token reuses them, another
+    token makes entries of its own."""
+    gpus = [p["name"] for p in tflaccel.plugins() if p["name"].startswith("gpu")
+            and p["available"]]
+    if not gpus:
+        pytest.skip("no GPU plugin is available here: the cache holds GPU partitions only")
+
+    def entries():
+        return sorted(path.name for path in tmp_path.iterdir() if path.suffix == ".bin")
+
+    def compile_with(token):
+        model = tflaccel.CompiledModel.from_file(small_model, accelerator=gpus[0] + ",cpu_ref",
+                                                 cache_dir=tmp_path, model_token=token)
+        assert model.run(model.create_input_buffers())[0].shape == (1, 1, 1, 4)
+
+    compile_with("app-token-a")
+    first = entries()
+    assert first, "no cache entry written for %s" % gpus[0]
+    compile_with("app-token-a")
+    assert entries() == first
+    compile_with("app-token-b")
+    assert len(entries()) == 2 * len(first)

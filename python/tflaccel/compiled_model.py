@@ -28,7 +28,7 @@ class CompiledModel:
 
     @classmethod
     def from_file(cls, path, accelerator=None, precision=None, threads=None, cache_dir=None,
-                  config=None, log_level=None):
+                  config=None, log_level=None, model_token=None):
         """Loads and compiles the model file at ``path``.
 
         accelerator: plugin names or classes in preference order, e.g.
@@ -43,19 +43,23 @@ class CompiledModel:
             the config's (by default ``~/.cache/tflaccel``).
         config: the tflaccel.ini to read instead of the usual search.
         log_level: "debug", "info", "warning" or "error"; None takes $TFLACCEL_LOG.
+        model_token: the application's own key for this model in the cache
+            (LiteRT's serialization token); it must change whenever the model
+            does. None: tflaccel fingerprints the model's bytes.
         """
         return cls(_tflaccel.CompiledModel(
             path=_path_text(path), accelerator=accelerator, precision=precision,
             threads=threads or 0, cache_dir=_path_text(cache_dir), config=_path_text(config),
-            log_level=log_level))
+            log_level=log_level, model_token=model_token))
 
     @classmethod
     def from_buffer(cls, data, accelerator=None, precision=None, threads=None, cache_dir=None,
-                    config=None, log_level=None):
+                    config=None, log_level=None, model_token=None):
         """Same as :meth:`from_file` for a model in memory (bytes-like; copied)."""
         return cls(_tflaccel.CompiledModel(
             content=data, accelerator=accelerator, precision=precision, threads=threads or 0,
-            cache_dir=_path_text(cache_dir), config=_path_text(config), log_level=log_level))
+            cache_dir=_path_text(cache_dir), config=_path_text(config), log_level=log_level,
+            model_token=model_token))
 
     # ---- Signatures and tensors ------------------------------------------
 
