@@ -11,6 +11,8 @@
  * installed. */
 #include "config.h"
 
+#include <dlfcn.h>
+
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +114,33 @@ START_TEST(model_runs_clean_with_device_local_io) {
 }
 END_TEST
 
+/* The layer finder itself (vk_layer_keep_loaded.c), on manifests of the
+ * test's own in VK_LAYER_PATH: a layer named there is opened (a bare library
+ * name through the search path), one named nowhere or whose library does
+ * not exist is refused. */
+START_TEST(layer_finder_reads_manifests) {
+  char *directory = test_make_temp_dir();
+  char *manifest = test_write_file(
+      directory, "fake.json",
+      "{\"file_format_version\": \"1.2.0\", \"layer\": {\"name\": \"VK_LAYER_tflaccel_fake\", "
+      "\"library_path\": \"libm.so.6\"}}");
+  char *missing = test_write_file(
+      directory, "missing.json",
+      "{\"file_format_version\": \"1.2.0\", \"layer\": {\"name\": \"VK_LAYER_tflaccel_missing\", "
+      "\"library_path\": \"./libtflaccel_no_such_layer.so\"}}");
+  ck_assert_int_eq(setenv("VK_LAYER_PATH", directory, 1), 0);
+  ck_assert_int_eq(vk_layer_keep_loaded("VK_LAYER_tflaccel_fake"), 0);
+  ck_assert_ptr_nonnull(dlopen("libm.so.6", RTLD_NOW | RTLD_NOLOAD));
+  ck_assert_int_eq(vk_layer_keep_loaded("VK_LAYER_tflaccel_missing"), -1);
+  ck_assert_int_eq(vk_layer_keep_loaded("VK_LAYER_tflaccel_named_nowhere"), -1);
+  ck_assert_int_eq(unsetenv("VK_LAYER_PATH"), 0);
+  test_remove_tree(directory);
+  free(manifest);
+  free(missing);
+  free(directory);
+}
+END_TEST
+
 static int layer_installed(void) {
   uint32_t count = 0;
   if (vkEnumerateInstanceLayerProperties(&count, NULL) != VK_SUCCESS || count == 0) return 0;
@@ -149,6 +178,7 @@ int main(void) {
   Suite *suite = suite_create("gpu_vk validation");
   TCase *tcase = tcase_create("gpu_vk validation");
   tcase_set_timeout(tcase, 900);
+  tcase_add_test(tcase, layer_finder_reads_manifests);
   tcase_add_test(tcase, model_runs_clean_in_fp32);
   tcase_add_test(tcase, model_runs_clean_in_fp16);
   tcase_add_test(tcase, model_runs_clean_with_device_local_io);
