@@ -14,7 +14,7 @@
 #include "core/runtime/tensor_buffer.h"
 
 static const char *const type_names[TFLACCEL_BUFFER_TYPE_COUNT] = {
-    "host", "OpenCL", "GL", "Vulkan", "dma-buf"};
+    "host", "OpenCL", "GL", "Vulkan", "dma-buf", "opaque fd"};
 
 static const char *type_name(int32_t type) {
   return type >= 0 && type < TFLACCEL_BUFFER_TYPE_COUNT ? type_names[type] : "unknown";

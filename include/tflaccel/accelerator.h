@@ -235,6 +235,7 @@ typedef enum tflaccel_external_buffer_type {
   TFLACCEL_EXTERNAL_GL_BUFFER = 2,    /* handle: GLuint buffer name, in the plugin's share group */
   TFLACCEL_EXTERNAL_VULKAN_BUFFER = 3,/* handle: VkBuffer created on the plugin's VkDevice */
   TFLACCEL_EXTERNAL_DMABUF_FD = 4,    /* handle: (void *)(intptr_t)fd */
+  TFLACCEL_EXTERNAL_OPAQUE_FD = 5,    /* handle: an opaque fd of external memory (ABI 1.3) */
 } tflaccel_external_buffer_type;
 
 typedef struct tflaccel_device tflaccel_device;         /* plugin-owned */

@@ -417,10 +417,15 @@ uint64_t tflaccel_compiled_model_arena_bytes(const tflaccel_compiled_model *comp
  * Device buffers belong to the environment's device: destroy them before
  * the environment (they may outlive the compiled model that made them). */
 
+/* At most this many types are listed per tensor (host, the device's own
+ * buffer, and its external memory fds); fixed so that the struct keeps its
+ * layout when buffer types are appended. */
+#define TFLACCEL_BUFFER_REQUIREMENTS_MAX_TYPES 5
+
 typedef struct tflaccel_buffer_requirements {
   uint32_t struct_size;
   uint32_t type_count;
-  int32_t types[TFLACCEL_BUFFER_TYPE_COUNT]; /* tflaccel_buffer_type; host first */
+  int32_t types[TFLACCEL_BUFFER_REQUIREMENTS_MAX_TYPES]; /* tflaccel_buffer_type; host first */
   uint64_t size;            /* bytes of the tensor */
   uint64_t alignment;       /* a wrapped buffer's offset is a multiple of this */
   const char *accelerator;  /* whose native type is listed; NULL when host only */

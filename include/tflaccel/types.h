@@ -87,9 +87,12 @@ typedef enum tflaccel_buffer_type {
   TFLACCEL_BUFFER_GL = 2,     /* a GL buffer object name (GLES 3.1 SSBO) */
   TFLACCEL_BUFFER_VULKAN = 3, /* a VkBuffer (with its VkDeviceMemory) */
   TFLACCEL_BUFFER_DMABUF = 4, /* a Linux dma-buf file descriptor */
+  TFLACCEL_BUFFER_OPAQUE_FD = 5, /* an opaque fd of external memory (VK_KHR_external_memory_fd
+                                    OPAQUE_FD; GL_EXT_memory_object_fd and
+                                    cl_khr_external_memory_opaque_fd import it) */
 } tflaccel_buffer_type;
 
-#define TFLACCEL_BUFFER_TYPE_COUNT 5
+#define TFLACCEL_BUFFER_TYPE_COUNT 6
 
 /* A native buffer: what an application hands in to wrap its own memory and
  * what a device buffer gives back. Handles are stored as integers so that
@@ -99,7 +102,8 @@ typedef struct tflaccel_native_buffer {
   uint32_t struct_size;
   int32_t type;     /* tflaccel_buffer_type */
   uint64_t handle;  /* cl_mem; GLuint; VkBuffer; fd */
-  uint64_t memory;  /* Vulkan: the VkDeviceMemory bound to the VkBuffer (0 when unknown) */
+  uint64_t memory;  /* Vulkan: the VkDeviceMemory bound to the VkBuffer (0 when unknown);
+                       opaque fd: the byte size of the exported allocation */
   uint64_t offset;  /* where the tensor's bytes start in the object */
   uint64_t size;    /* bytes of the tensor from offset */
 } tflaccel_native_buffer;
@@ -131,9 +135,14 @@ typedef enum tflaccel_native_event_type {
   TFLACCEL_NATIVE_EVENT_VULKAN_SEMAPHORE = 5, /* handle: VkSemaphore; value: its timeline
                                                  value, 0 for a binary semaphore */
   TFLACCEL_NATIVE_EVENT_SYNC_FILE_FD = 6,     /* handle: a Linux sync_file fd */
+  TFLACCEL_NATIVE_EVENT_OPAQUE_FD = 7,        /* handle: an opaque fd of an external semaphore
+                                                 (VK_KHR_external_semaphore_fd OPAQUE_FD;
+                                                 GL_EXT_semaphore_fd and
+                                                 cl_khr_external_semaphore_opaque_fd import
+                                                 it); value: its timeline value, 0 binary */
 } tflaccel_native_event_type;
 
-#define TFLACCEL_NATIVE_EVENT_TYPE_COUNT 7
+#define TFLACCEL_NATIVE_EVENT_TYPE_COUNT 8
 
 typedef struct tflaccel_native_event {
   uint32_t struct_size;

@@ -14,6 +14,7 @@ const char *gpu_native_event_name(int32_t type) {
       [TFLACCEL_NATIVE_EVENT_VULKAN_FENCE] = "VkFence",
       [TFLACCEL_NATIVE_EVENT_VULKAN_SEMAPHORE] = "VkSemaphore",
       [TFLACCEL_NATIVE_EVENT_SYNC_FILE_FD] = "sync_file fd",
+      [TFLACCEL_NATIVE_EVENT_OPAQUE_FD] = "opaque semaphore fd",
   };
   if (type < 0 || type >= TFLACCEL_NATIVE_EVENT_TYPE_COUNT) return "an unknown type";
   return names[type];

@@ -6,8 +6,8 @@
 
 #include <string.h>
 
-static const char *const type_names[TFLACCEL_BUFFER_TYPE_COUNT] = {"host", "opencl", "gl", "vulkan",
-                                                                   "dmabuf"};
+static const char *const type_names[TFLACCEL_BUFFER_TYPE_COUNT] = {
+    "host", "opencl", "gl", "vulkan", "dmabuf", "opaque_fd"};
 
 const char *binding_buffer_type_name(int32_t type) {
   return type >= 0 && type < TFLACCEL_BUFFER_TYPE_COUNT ? type_names[type] : "unknown";

@@ -30,6 +30,7 @@ static const char *type_name(int32_t type) {
   case TFLACCEL_BUFFER_GL: return "GL";
   case TFLACCEL_BUFFER_VULKAN: return "Vulkan";
   case TFLACCEL_BUFFER_DMABUF: return "dma-buf";
+  case TFLACCEL_BUFFER_OPAQUE_FD: return "opaque fd";
   default: return "host";
   }
 }
