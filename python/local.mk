@@ -11,6 +11,8 @@ PYTHON_TEST_FILES = \
 	python/tests/label_image.py \
 	python/tests/test_compiled_model.py \
 	python/tests/test_device_buffers.py \
+	python/tests/test_native_interop.py \
+	python/tests/tiny_model.py \
 	python/tests/test_interpreter.py \
 	python/tests/test_label_image.py \
 	python/tests/test_bad_input.py \
@@ -23,6 +25,7 @@ PYTHON_EXTENSION_SOURCES = \
 	python/src/environment.c \
 	python/src/event.c \
 	python/src/module.c \
+	python/src/native_buffers.c \
 	python/src/status.c \
 	python/src/tensor_buffer.c \
 	python/src/tensor_details.c

@@ -23,16 +23,18 @@ static int parse_precision(PyObject *value, int32_t *precision) {
 
 static int compiled_model_init(compiled_model_object *self, PyObject *args, PyObject *kwargs) {
   static char *keywords[] = {"path", "content", "accelerator", "precision", "threads",
-                             "cache_dir", "config", "log_level", "model_token", NULL};
+                             "cache_dir", "config", "log_level", "model_token",
+                             "share_environment", NULL};
   const char *path = NULL, *accelerators = NULL, *cache_dir = NULL, *config_path = NULL,
              *log_level = NULL, *model_token = NULL;
   Py_buffer content = {0};
-  PyObject *precision_object = Py_None;
+  PyObject *precision_object = Py_None, *share_object = Py_None;
   int threads = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|zz*zOizzzz", keywords, &path, &content,
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|zz*zOizzzzO", keywords, &path, &content,
                                    &accelerators, &precision_object, &threads, &cache_dir,
-                                   &config_path, &log_level, &model_token))
+                                   &config_path, &log_level, &model_token, &share_object))
     return -1;
+  compiled_model_object *shared = NULL;
   int32_t precision;
   int failed = 0;
   if (self->lock != NULL) { /* __init__ called again, after success or failure */
@@ -46,6 +48,15 @@ static int compiled_model_init(compiled_model_object *self, PyObject *args, PyOb
     failed = 1;
   } else if (parse_precision(precision_object, &precision) < 0) {
     failed = 1;
+  } else if (share_object != Py_None) {
+    shared = binding_compiled_model_of(share_object, "share_environment");
+    failed = shared == NULL;
+    if (!failed && (accelerators || cache_dir || config_path || log_level)) {
+      PyErr_SetString(PyExc_ValueError,
+                      "share_environment: the accelerator, cache_dir, config and log_level are "
+                      "the shared environment's; give none of them");
+      failed = 1;
+    }
   }
   if (!failed) {
     self->lock = PyThread_allocate_lock();
@@ -67,7 +78,10 @@ static int compiled_model_init(compiled_model_object *self, PyObject *args, PyOb
       failed = 1;
     }
   }
-  if (!failed) {
+  if (!failed && shared != NULL) {
+    self->environment = shared->environment;
+    self->environment_owner = Py_NewRef((PyObject *)shared);
+  } else if (!failed) {
     self->environment = binding_environment_create(config_path, accelerators, log_level, cache_dir);
     failed = self->environment == NULL;
   }
@@ -94,7 +108,8 @@ static int compiled_model_init(compiled_model_object *self, PyObject *args, PyOb
 static void compiled_model_dealloc(compiled_model_object *self) {
   tflaccel_compiled_model_destroy(self->compiled);
   tflaccel_model_destroy(self->model);
-  tflaccel_environment_destroy(self->environment);
+  if (self->environment_owner != NULL) Py_CLEAR(self->environment_owner);
+  else tflaccel_environment_destroy(self->environment);
   if (self->lock != NULL) PyThread_free_lock(self->lock);
   Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -541,6 +556,16 @@ static PyMethodDef compiled_model_methods[] = {
      "run_async(inputs, outputs) -> Event: queues a run on TensorBuffers."},
     {"last_run_stats", (PyCFunction)binding_last_run_stats, METH_NOARGS,
      "{'host_copies', 'host_copy_bytes'} of the latest completed run."},
+    /* The application's own device memory (native_buffers.c). */
+    {"native_device", (PyCFunction)(void (*)(void))binding_native_device,
+     METH_VARARGS | METH_KEYWORDS,
+     "native_device(index, is_output=False) -> dict: the API objects (cl_context, vk_device, "
+     "egl_context, ... as ints) of the accelerator reading input (writing output) index."},
+    {"wrap_buffer", (PyCFunction)(void (*)(void))binding_wrap_buffer,
+     METH_VARARGS | METH_KEYWORDS,
+     "wrap_buffer(index, type, handle, *, output=False, offset=0, size=None, memory=0, "
+     "keep=None) -> TensorBuffer over the application's native buffer (not copied; the object "
+     "must outlive the TensorBuffer)."},
     {NULL, NULL, 0, NULL},
 };
 

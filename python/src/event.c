@@ -1,16 +1,47 @@
 /* _tflaccel.Event and runs on TensorBuffers: run_buffers (synchronous) and
  * run_async (LiteRT's RunAsync: queued, an Event per run), over tflaccel.h's
- * "Asynchronous runs and events". An Event keeps the run's buffers alive
- * until it is deallocated, and deallocating it first waits for the run:
- * the C API wants the buffers to outlive the run. */
+ * "Asynchronous runs and events". A run's Event keeps the run's buffers
+ * alive until it is deallocated, and deallocating it first waits for the
+ * run: the C API wants the buffers to outlive the run. An Event also
+ * exports its native sync object (native()) and wraps the application's
+ * (from_native), keeping the model whose device it belongs to alive. */
 #include "binding.h"
+
+#include <string.h>
 
 typedef struct event_object {
   PyObject_HEAD
   tflaccel_tensor_event **events; /* count references, PyMem */
   uint32_t count;
-  PyObject *keep; /* the run's TensorBuffers (a tuple), or NULL */
+  PyObject *keep;  /* the run's TensorBuffers (a tuple), a buffer or model, or NULL */
+  int wait_at_end; /* a run's Event: deallocating it waits for the run */
 } event_object;
+
+/* tflaccel_native_event_type by value, as Event.native() and from_native()
+ * name them. */
+static const char *const native_type_names[TFLACCEL_NATIVE_EVENT_TYPE_COUNT] = {
+    "none", "opencl", "gl_sync", "egl_sync", "vulkan_fence", "vulkan_semaphore", "sync_file",
+    "opaque_fd"};
+
+static const char *native_type_name(int32_t type) {
+  return type >= 0 && type < TFLACCEL_NATIVE_EVENT_TYPE_COUNT ? native_type_names[type]
+                                                              : "unknown";
+}
+
+/* The native event type named `name`; -1 with ValueError naming the known
+ * names. "none" is taken only where allow_none is set (native(): the
+ * device's own kind). */
+static int32_t native_type_of(const char *name, int allow_none) {
+  for (int32_t t = allow_none ? 0 : 1; t < TFLACCEL_NATIVE_EVENT_TYPE_COUNT; ++t)
+    if (strcmp(name, native_type_names[t]) == 0) return t;
+  char known[200] = "";
+  for (int32_t t = 1; t < TFLACCEL_NATIVE_EVENT_TYPE_COUNT; ++t) {
+    strncat(known, t > 1 ? "', '" : "'", sizeof known - strlen(known) - 1);
+    strncat(known, native_type_names[t], sizeof known - strlen(known) - 1);
+  }
+  PyErr_Format(PyExc_ValueError, "native event type must be %s', not '%s'", known, name);
+  return -1;
+}
 
 /* Waits for every event with the GIL released; the first failure's status
  * (the others freed), NULL when all were signalled by successful runs. */
@@ -28,7 +59,7 @@ static tflaccel_status wait_all(const event_object *self) {
 
 static void event_dealloc(event_object *self) {
   if (self->events != NULL) {
-    tflaccel_status_free(wait_all(self)); /* the buffers must outlive the run */
+    if (self->wait_at_end) tflaccel_status_free(wait_all(self)); /* buffers outlive the run */
     for (uint32_t i = 0; i < self->count; ++i) tflaccel_tensor_event_destroy(self->events[i]);
     PyMem_Free(self->events);
   }
@@ -36,14 +67,18 @@ static void event_dealloc(event_object *self) {
   Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-PyObject *binding_event_new(tflaccel_tensor_event **events, uint32_t count, PyObject *keep) {
+PyObject *binding_event_new(tflaccel_tensor_event **events, uint32_t count, PyObject *keep,
+                            int wait_at_end) {
   event_object *made = PyObject_New(event_object, &binding_event_type);
   tflaccel_tensor_event **copy = made ? PyMem_Calloc(count ? count : 1, sizeof *copy) : NULL;
   if (copy == NULL) {
     /* Whatever `keep` holds may be released only once the events are. */
-    Py_BEGIN_ALLOW_THREADS
-    for (uint32_t i = 0; i < count; ++i) tflaccel_status_free(tflaccel_tensor_event_wait(events[i]));
-    Py_END_ALLOW_THREADS
+    if (wait_at_end) {
+      Py_BEGIN_ALLOW_THREADS
+      for (uint32_t i = 0; i < count; ++i)
+        tflaccel_status_free(tflaccel_tensor_event_wait(events[i]));
+      Py_END_ALLOW_THREADS
+    }
     for (uint32_t i = 0; i < count; ++i) tflaccel_tensor_event_destroy(events[i]);
     if (made != NULL) {
       made->events = NULL;
@@ -58,7 +93,25 @@ PyObject *binding_event_new(tflaccel_tensor_event **events, uint32_t count, PyOb
   made->count = count;
   Py_XINCREF(keep);
   made->keep = keep;
+  made->wait_at_end = wait_at_end;
   return (PyObject *)made;
+}
+
+tflaccel_tensor_event *binding_event_single(PyObject *object, const char *what) {
+  if (!PyObject_TypeCheck(object, &binding_event_type)) {
+    PyErr_Format(PyExc_TypeError, "%s: expected a tflaccel Event, got %s", what,
+                 Py_TYPE(object)->tp_name);
+    return NULL;
+  }
+  const event_object *event = (const event_object *)object;
+  if (event->count != 1) {
+    PyErr_Format(PyExc_ValueError,
+                 "%s: the Event stands for %u events (one per output of its run): "
+                 "take one output buffer's event()",
+                 what, event->count);
+    return NULL;
+  }
+  return event->events[0];
 }
 
 /* wait(): blocks until the run is done; raises tflaccel.Error with the
@@ -76,9 +129,112 @@ static PyObject *event_done(event_object *self, void *unused) {
   return PyBool_FromLong(done);
 }
 
+/* native(type=None) -> (type name, handle, value): the device's sync object
+ * that ends the event (tflaccel_tensor_event_get_native), e.g. ("opencl",
+ * cl_event address, 0). It belongs to the event: valid while this Event
+ * lives. Waits (the GIL released) until the run is queued on its device. */
+static PyObject *event_native(event_object *self, PyObject *args, PyObject *kwargs) {
+  static char *keywords[] = {"type", NULL};
+  const char *type_name = NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|z", keywords, &type_name)) return NULL;
+  int32_t type = type_name ? native_type_of(type_name, 1) : TFLACCEL_NATIVE_EVENT_NONE;
+  if (type < 0) return NULL;
+  tflaccel_tensor_event *event = binding_event_single((PyObject *)self, "native");
+  if (event == NULL) return NULL;
+  tflaccel_native_event native = {.struct_size = sizeof native};
+  tflaccel_status status;
+  Py_BEGIN_ALLOW_THREADS
+  status = tflaccel_tensor_event_get_native(event, type, &native);
+  Py_END_ALLOW_THREADS
+  if (status != NULL) return binding_raise_status(status);
+  return Py_BuildValue("(sKK)", native_type_name(native.type), (unsigned long long)native.handle,
+                       (unsigned long long)native.value);
+}
+
+/* The one accelerator a model runs on, for from_native without
+ * accelerator=; NULL with ValueError when it runs on several. */
+static const char *sole_accelerator(const compiled_model_object *model) {
+  uint32_t count = tflaccel_compiled_model_partition_count(model->compiled);
+  const char *found = NULL;
+  for (uint32_t p = 0; p < count; ++p) {
+    tflaccel_partition_info info = {.struct_size = sizeof info};
+    tflaccel_status status = tflaccel_compiled_model_partition_info(model->compiled, p, &info);
+    if (status != NULL) {
+      binding_raise_status(status);
+      return NULL;
+    }
+    if (found != NULL && strcmp(found, info.accelerator) != 0) {
+      PyErr_Format(PyExc_ValueError,
+                   "from_native: the model runs on %s and %s: name the accelerator whose "
+                   "device the native object belongs to (accelerator=)",
+                   found, info.accelerator);
+      return NULL;
+    }
+    found = info.accelerator;
+  }
+  if (found == NULL)
+    PyErr_SetString(PyExc_ValueError, "from_native: the model has no partition: name the "
+                                      "accelerator (accelerator=)");
+  return found;
+}
+
+/* Event.from_native(model, type, handle, value=0, accelerator=None,
+ * keep=None): an Event ended by the application's native sync object on
+ * the device of `accelerator` in model's environment
+ * (tflaccel_tensor_event_create_from_native). The Event keeps the model
+ * (its environment must outlive the event) and `keep` (the object the
+ * handle comes from, for types the library does not retain). */
+static PyObject *event_from_native(PyObject *cls, PyObject *args, PyObject *kwargs) {
+  static char *keywords[] = {"model", "type", "handle", "value", "accelerator", "keep", NULL};
+  PyObject *model_object = NULL, *handle_object = NULL, *value_object = NULL, *keep = Py_None;
+  const char *type_name = NULL, *accelerator = NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OsO|OzO", keywords, &model_object, &type_name,
+                                   &handle_object, &value_object, &accelerator, &keep))
+    return NULL;
+  compiled_model_object *model = binding_compiled_model_of(model_object, "from_native");
+  if (model == NULL) return NULL;
+  int32_t type = native_type_of(type_name, 0);
+  tflaccel_native_event native = {.struct_size = sizeof native, .type = type};
+  if (type < 0 || binding_parse_u64(handle_object, "handle", &native.handle) < 0) return NULL;
+  if (value_object != NULL && binding_parse_u64(value_object, "value", &native.value) < 0)
+    return NULL;
+  if (accelerator == NULL && (accelerator = sole_accelerator(model)) == NULL) return NULL;
+  tflaccel_tensor_event *event = NULL;
+  tflaccel_status status;
+  Py_BEGIN_ALLOW_THREADS
+  PyThread_acquire_lock(model->lock, WAIT_LOCK);
+  status = tflaccel_tensor_event_create_from_native(model->environment, accelerator, &native,
+                                                    &event);
+  PyThread_release_lock(model->lock);
+  Py_END_ALLOW_THREADS
+  if (status != NULL) return binding_raise_status(status);
+  PyObject *kept = PyTuple_Pack(2, (PyObject *)model, keep);
+  if (kept == NULL) {
+    tflaccel_tensor_event_destroy(event);
+    return NULL;
+  }
+  PyObject *made = binding_event_new(&event, 1, kept, 0);
+  Py_DECREF(kept);
+  return made;
+}
+
 static PyMethodDef event_methods[] = {
     {"wait", (PyCFunction)event_wait, METH_NOARGS,
      "Blocks until the run is done (the GIL released); raises tflaccel.Error if it failed."},
+    {"native", (PyCFunction)(void (*)(void))event_native, METH_VARARGS | METH_KEYWORDS,
+     "native(type=None) -> (type, handle, value): the device's sync object ending the event "
+     "(type None: the device's own kind, e.g. 'opencl' and a cl_event's address), valid while "
+     "this Event lives. tflaccel.Error (UNSUPPORTED) for an event ended on the CPU or a type "
+     "the device lacks; ValueError for an Event of several outputs."},
+    {"from_native", (PyCFunction)(void (*)(void))event_from_native,
+     METH_VARARGS | METH_KEYWORDS | METH_CLASS,
+     "Event.from_native(model, type, handle, value=0, accelerator=None, keep=None) -> Event: "
+     "the application's sync object ('opencl', 'gl_sync', 'egl_sync', 'vulkan_fence', "
+     "'vulkan_semaphore', 'sync_file', 'opaque_fd') on the device of accelerator (default: the "
+     "one the model runs on) in model's environment; set it on an input buffer "
+     "(TensorBuffer.set_event) to gate a run_async. The object must stay valid while the Event "
+     "lives (a cl_event is retained, a sync_file fd dup()ed); keep= holds a reference to its "
+     "owner."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -94,7 +250,8 @@ PyTypeObject binding_event_type = {
     .tp_dealloc = (destructor)event_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "The completion of an asynchronous run (CompiledModel.run_async) or of the run "
-              "writing a buffer (TensorBuffer.event). Deallocating it waits for the run.",
+              "writing a buffer (TensorBuffer.event), or an application's native sync object "
+              "(Event.from_native). Deallocating a run's Event waits for the run.",
     .tp_methods = event_methods,
     .tp_getset = event_getset,
 };
@@ -201,7 +358,7 @@ static PyObject *run_on_buffers(compiled_model_object *self, PyObject *args, PyO
     else if (missing == NULL) missing = error;
     else tflaccel_status_free(error);
   }
-  result = binding_event_new(events, found, keep);
+  result = binding_event_new(events, found, keep, 1);
   Py_DECREF(keep);
   if (missing != NULL) {
     Py_CLEAR(result); /* waits for the run: the buffers outlive it */

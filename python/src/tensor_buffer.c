@@ -13,6 +13,29 @@ const char *binding_buffer_type_name(int32_t type) {
   return type >= 0 && type < TFLACCEL_BUFFER_TYPE_COUNT ? type_names[type] : "unknown";
 }
 
+int32_t binding_buffer_type_of(const char *name) {
+  for (int32_t t = 0; t < TFLACCEL_BUFFER_TYPE_COUNT; ++t)
+    if (strcmp(name, type_names[t]) == 0) return t;
+  char known[160] = "";
+  for (int32_t t = 0; t < TFLACCEL_BUFFER_TYPE_COUNT; ++t) {
+    strncat(known, t ? "', '" : "'", sizeof known - strlen(known) - 1);
+    strncat(known, type_names[t], sizeof known - strlen(known) - 1);
+  }
+  PyErr_Format(PyExc_ValueError, "type must be %s' or 'device', not '%s'", known, name);
+  return -1;
+}
+
+tensor_buffer_object *binding_tensor_buffer_new(compiled_model_object *owner) {
+  tensor_buffer_object *made = PyObject_New(tensor_buffer_object, &binding_tensor_buffer_type);
+  if (made == NULL) return NULL;
+  made->buffer = NULL;
+  made->wrapped = NULL;
+  made->event = NULL;
+  Py_INCREF(owner);
+  made->owner = owner;
+  return made;
+}
+
 static int check_model(const compiled_model_object *model) {
   if (model->compiled != NULL) return 0;
   PyErr_SetString(PyExc_RuntimeError, "CompiledModel was not initialised");
@@ -39,12 +62,16 @@ static void wait_for_writer(tflaccel_tensor_buffer *buffer) {
   tflaccel_tensor_event_destroy(event);
 }
 
+/* The buffer first, then what it had to outlive: the Event set on it and
+ * the object its wrapped memory comes from. */
 static void close_buffer(tensor_buffer_object *self) {
   if (self->buffer != NULL) {
     wait_for_writer(self->buffer);
     tflaccel_tensor_buffer_destroy(self->buffer);
     self->buffer = NULL;
   }
+  Py_CLEAR(self->event);
+  Py_CLEAR(self->wrapped);
 }
 
 static void tensor_buffer_dealloc(tensor_buffer_object *self) {
@@ -193,7 +220,9 @@ static PyObject *tensor_buffer_native(tensor_buffer_object *self, PyObject *unus
                        (unsigned long long)native.offset, "size", (unsigned long long)native.size);
 }
 
-/* event() -> the Event of the run writing the buffer, None when it has none. */
+/* event() -> the buffer's Event (of the run that writes it, or set on it),
+ * None when it has none. The Event keeps the buffer, and so the device
+ * that may have made the event, alive. */
 static PyObject *tensor_buffer_event(tensor_buffer_object *self, PyObject *unused) {
   tflaccel_tensor_buffer *buffer = open_buffer(self);
   if (buffer == NULL) return NULL;
@@ -201,7 +230,25 @@ static PyObject *tensor_buffer_event(tensor_buffer_object *self, PyObject *unuse
   tflaccel_status status = tflaccel_tensor_buffer_get_event(buffer, &event);
   if (status != NULL) return binding_raise_status(status);
   if (event == NULL) Py_RETURN_NONE;
-  return binding_event_new(&event, 1, NULL);
+  return binding_event_new(&event, 1, (PyObject *)self, 0);
+}
+
+/* set_event(event): a queued run reading this (input) buffer waits for
+ * `event` first, on the device when it is a native event of the device
+ * that reads the buffer; None removes it. The buffer keeps the Event. */
+static PyObject *tensor_buffer_set_event(tensor_buffer_object *self, PyObject *args) {
+  PyObject *object = NULL;
+  if (!PyArg_ParseTuple(args, "O", &object)) return NULL;
+  tflaccel_tensor_buffer *buffer = open_buffer(self);
+  if (buffer == NULL) return NULL;
+  tflaccel_tensor_event *event = NULL;
+  if (object != Py_None && (event = binding_event_single(object, "set_event")) == NULL) return NULL;
+  tflaccel_status status = tflaccel_tensor_buffer_set_event(buffer, event);
+  if (status != NULL) return binding_raise_status(status);
+  PyObject *previous = self->event;
+  self->event = event != NULL ? Py_NewRef(object) : NULL;
+  Py_XDECREF(previous); /* after the buffer dropped its reference to its event */
+  Py_RETURN_NONE;
 }
 
 static PyObject *tensor_buffer_enter(PyObject *self, PyObject *unused) {
@@ -234,7 +281,10 @@ static PyMethodDef tensor_buffer_methods[] = {
     {"native", (PyCFunction)tensor_buffer_native, METH_NOARGS,
      "native() -> {type, handle, memory, offset, size} of a device buffer's API object."},
     {"event", (PyCFunction)tensor_buffer_event, METH_NOARGS,
-     "event() -> the Event of the run that writes this buffer, or None."},
+     "event() -> the Event of the run that writes this buffer (or the one set on it), or None."},
+    {"set_event", (PyCFunction)tensor_buffer_set_event, METH_VARARGS,
+     "set_event(event): a queued run reading this buffer waits for the Event first (on the "
+     "device for a native event of the reading device); None removes it."},
     {"close", (PyCFunction)tensor_buffer_close, METH_NOARGS,
      "Frees the buffer now (after the run writing it); later calls raise ValueError."},
     {"__enter__", tensor_buffer_enter, METH_NOARGS, NULL},
@@ -244,7 +294,7 @@ static PyMethodDef tensor_buffer_methods[] = {
 
 static PyGetSetDef tensor_buffer_getset[] = {
     {"type", (getter)get_type, NULL,
-     "Where the bytes live: 'host', 'opencl', 'gl', 'vulkan' or 'dmabuf'.", NULL},
+     "Where the bytes live: 'host', 'opencl', 'gl', 'vulkan', 'dmabuf' or 'opaque_fd'.", NULL},
     {"shape", (getter)get_shape, NULL, "The tensor's shape (a tuple).", NULL},
     {"dtype", (getter)get_dtype, NULL, "The tensor's numpy dtype.", NULL},
     {"nbytes", (getter)get_nbytes, NULL, "Bytes of the tensor.", NULL},
@@ -260,7 +310,8 @@ PyTypeObject binding_tensor_buffer_type = {
     .tp_repr = (reprfunc)tensor_buffer_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "A tensor's buffer made by a CompiledModel, in host memory or an accelerator's "
-              "(CompiledModel.create_input_buffer / create_output_buffer).",
+              "(CompiledModel.create_input_buffer / create_output_buffer), or the "
+              "application's own device memory wrapped (wrap_input_buffer / wrap_output_buffer).",
     .tp_methods = tensor_buffer_methods,
     .tp_getset = tensor_buffer_getset,
 };
@@ -301,19 +352,9 @@ PyObject *binding_buffer_requirements(compiled_model_object *self, PyObject *arg
   return result;
 }
 
-/* The buffer type `name` asks for: "device" is the native type in the
- * requirements (an UNSUPPORTED tflaccel.Error when the tensor takes host
- * buffers only, as the CLI's --io=device). -1 with an exception set. */
-static int32_t wanted_type(const compiled_model_object *self, int output, uint32_t index,
-                           const char *name) {
-  if (strcmp(name, "device") != 0) {
-    for (int32_t t = 0; t < TFLACCEL_BUFFER_TYPE_COUNT; ++t)
-      if (strcmp(name, type_names[t]) == 0) return t;
-    PyErr_Format(PyExc_ValueError,
-                 "type must be 'device', 'host', 'opencl', 'gl', 'vulkan' or 'dmabuf', not '%s'",
-                 name);
-    return -1;
-  }
+int32_t binding_wanted_type(const compiled_model_object *self, int output, uint32_t index,
+                            const char *name) {
+  if (strcmp(name, "device") != 0) return binding_buffer_type_of(name);
   tflaccel_buffer_requirements wanted;
   tflaccel_status status = requirements_of(self, output, index, &wanted);
   if (status != NULL) {
@@ -342,13 +383,10 @@ PyObject *binding_create_buffer(compiled_model_object *self, PyObject *args, PyO
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "I|ps", keywords, &index, &output, &type_name))
     return NULL;
   if (check_model(self) < 0) return NULL;
-  int32_t type = wanted_type(self, output, index, type_name);
+  int32_t type = binding_wanted_type(self, output, index, type_name);
   if (type < 0) return NULL;
-  tensor_buffer_object *made = PyObject_New(tensor_buffer_object, &binding_tensor_buffer_type);
+  tensor_buffer_object *made = binding_tensor_buffer_new(self);
   if (made == NULL) return NULL;
-  made->buffer = NULL;
-  Py_INCREF(self);
-  made->owner = self;
   tflaccel_status status;
   Py_BEGIN_ALLOW_THREADS
   PyThread_acquire_lock(self->lock, WAIT_LOCK);

@@ -11,6 +11,10 @@ def _path_text(path):
     return None if path is None else os.fspath(path)
 
 
+def _native_of(model):
+    return model._native if isinstance(model, CompiledModel) else model
+
+
 class CompiledModel:
     """A .tflite model compiled for the selected accelerators.
 
@@ -28,7 +32,7 @@ class CompiledModel:
 
     @classmethod
     def from_file(cls, path, accelerator=None, precision=None, threads=None, cache_dir=None,
-                  config=None, log_level=None, model_token=None):
+                  config=None, log_level=None, model_token=None, share_environment=None):
         """Loads and compiles the model file at ``path``.
 
         accelerator: plugin names or classes in preference order, e.g.
@@ -46,20 +50,27 @@ class CompiledModel:
         model_token: the application's own key for this model in the cache
             (LiteRT's serialization token); it must change whenever the model
             does. None: tflaccel fingerprints the model's bytes.
+        share_environment: another CompiledModel whose environment (plugins
+            and devices) this one uses, as LiteRT's models share an
+            Environment: then each model's device buffers and events are
+            on the other's devices too, so one model's output buffer can be
+            wrapped as the other's input. accelerator, cache_dir, config and
+            log_level must then be None. The other model is kept alive.
         """
         return cls(_tflaccel.CompiledModel(
             path=_path_text(path), accelerator=accelerator, precision=precision,
             threads=threads or 0, cache_dir=_path_text(cache_dir), config=_path_text(config),
-            log_level=log_level, model_token=model_token))
+            log_level=log_level, model_token=model_token,
+            share_environment=_native_of(share_environment)))
 
     @classmethod
     def from_buffer(cls, data, accelerator=None, precision=None, threads=None, cache_dir=None,
-                    config=None, log_level=None, model_token=None):
+                    config=None, log_level=None, model_token=None, share_environment=None):
         """Same as :meth:`from_file` for a model in memory (bytes-like; copied)."""
         return cls(_tflaccel.CompiledModel(
             content=data, accelerator=accelerator, precision=precision, threads=threads or 0,
             cache_dir=_path_text(cache_dir), config=_path_text(config), log_level=log_level,
-            model_token=model_token))
+            model_token=model_token, share_environment=_native_of(share_environment)))
 
     # ---- Signatures and tensors ------------------------------------------
 
@@ -142,6 +153,50 @@ class CompiledModel:
     def create_output_buffer(self, index, type="device"):
         """A :class:`TensorBuffer` for output ``index``, as :meth:`create_input_buffer`."""
         return self._native.create_buffer(index, output=True, type=type)
+
+    def native_device(self, index, is_output=False):
+        """The API objects of the accelerator that reads input ``index`` (or
+        writes output ``index``), as ints, so that another library can make
+        memory and sync objects on the same device: ``{"type": "opencl",
+        "offset_alignment": bytes, "cl_platform", "cl_device", "cl_context",
+        "cl_queue", "vk_instance", "vk_physical_device", "vk_device",
+        "vk_queue_family", "egl_display", "egl_context"}`` (0 for another
+        API's). E.g. ``pyopencl.Context.from_int_ptr(d["cl_context"])``.
+        ``tflaccel.Error`` when the tensor takes host buffers only."""
+        return self._native.native_device(index, is_output=is_output)
+
+    def wrap_input_buffer(self, index, type, handle, *, offset=0, size=None, memory=0,
+                          keep=None):
+        """A :class:`TensorBuffer` over the application's own device memory
+        for input ``index``, used in place (nothing is copied).
+
+        type: ``"opencl"`` (handle: a cl_mem's address, e.g. a pyopencl
+            Buffer's ``int_ptr``), ``"gl"`` (a GL buffer name), ``"vulkan"``
+            (a VkBuffer; memory: its VkDeviceMemory), ``"dmabuf"`` or
+            ``"opaque_fd"`` (an fd; for opaque_fd, memory: the allocation's
+            byte size), or ``"device"`` for the accelerator's own type. It
+            must be a type of :meth:`buffer_requirements`, and the object must
+            belong to :meth:`native_device`'s device.
+        offset: where the tensor starts in the object (a multiple of the
+            requirements' alignment); size: its bytes, None for the tensor's.
+        keep: any object the TensorBuffer holds a reference to until it is
+            closed, e.g. the pyopencl Buffer or the TensorBuffer the handle
+            comes from.
+
+        The native object must outlive the TensorBuffer: it does not free
+        or retain it (keep= helps where a Python object owns it). Each
+        mismatch (type, device, size, offset) raises ``tflaccel.Error``
+        with the library's one-line message; a negative or non-int handle,
+        offset or size raises ValueError or TypeError."""
+        return self._native.wrap_buffer(index, type, handle, output=False, offset=offset,
+                                        size=size, memory=memory, keep=keep)
+
+    def wrap_output_buffer(self, index, type, handle, *, offset=0, size=None, memory=0,
+                           keep=None):
+        """A :class:`TensorBuffer` over the application's own device memory
+        for output ``index``, as :meth:`wrap_input_buffer`."""
+        return self._native.wrap_buffer(index, type, handle, output=True, offset=offset,
+                                        size=size, memory=memory, keep=keep)
 
     def run_buffers(self, inputs, outputs):
         """Runs the model on :class:`TensorBuffer` objects (a list, or a dict of
