@@ -41,8 +41,10 @@ tests_libstub_refuses_host_la_LDFLAGS = $(STUB_LINK_FLAGS)
 
 check_PROGRAMS += tests/test_registry tests/test_config tests/test_plugin_dropins
 TESTS += tests/test_registry tests/test_config tests/test_plugin_dropins \
-	tests/registry/exported_symbols.sh
-dist_check_SCRIPTS += tests/registry/exported_symbols.sh
+	tests/registry/exported_symbols.sh tests/registry/debian_symbols.sh
+dist_check_SCRIPTS += tests/registry/exported_symbols.sh tests/registry/debian_symbols.sh
+# debian_symbols.sh compares the library with it, also in a tarball's make check.
+EXTRA_DIST += debian/libtflaccel0.symbols
 
 tests_test_registry_SOURCES = tests/registry/test_registry.c tests/support/test_util.c tests/support/test_util.h
 tests_test_registry_CPPFLAGS = $(TEST_CPP_FLAGS) -DSTUB_DIR='"$(abs_top_builddir)/tests/.libs"'
