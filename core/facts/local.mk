@@ -11,6 +11,8 @@ noinst_LTLIBRARIES += core/facts/libtflaccel_facts.la
 core_facts_libtflaccel_facts_la_SOURCES = \
 	core/facts/axis.c \
 	core/facts/axis.h \
+	core/facts/buffer_type.c \
+	core/facts/buffer_type.h \
 	core/facts/conv_geometry.c \
 	core/facts/conv_geometry.h \
 	core/facts/dtype.c \

@@ -9,16 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/facts/buffer_type.h"
 #include "core/facts/dtype.h"
 #include "core/runtime/compiled_model.h"
 #include "core/runtime/tensor_buffer.h"
-
-static const char *const type_names[TFLACCEL_BUFFER_TYPE_COUNT] = {
-    "host", "OpenCL", "GL", "Vulkan", "dma-buf", "opaque fd"};
-
-static const char *type_name(int32_t type) {
-  return type >= 0 && type < TFLACCEL_BUFFER_TYPE_COUNT ? type_names[type] : "unknown";
-}
 
 static int has_native_calls(const tflaccel_device_vtable *vtable) {
   return TFLACCEL_HAS_FIELD(tflaccel_device_vtable, vtable, buffer_wrap) &&
@@ -177,7 +171,7 @@ static void describe_taker(const tflaccel_compiled_model *compiled, int is_outpu
     return;
   }
   snprintf(text, size, "it is %s by %s, which takes host and %s buffers",
-           is_output ? "written" : "read", taken.accelerator, type_name(taken.types[1]));
+           is_output ? "written" : "read", taken.accelerator, buffer_type_name(taken.types[1]));
 }
 
 tflaccel_status tflaccel_compiled_model_native_device(const tflaccel_compiled_model *compiled,
@@ -241,7 +235,7 @@ static tflaccel_status create_device_buffer(const tflaccel_compiled_model *compi
     describe_taker(compiled, is_output, index, taker, sizeof taker);
     return tflaccel_status_make(TFLACCEL_UNSUPPORTED, "%s %u (%s): no %s buffer: %s",
                                 is_output ? "output" : "input", index, desc->name,
-                                type_name(type), taker);
+                                buffer_type_name(type), taker);
   }
   const partition_runtime *runtime = &compiled->runtimes[io_partition];
   const tflaccel_device_vtable *vtable = runtime->device->vtable;
@@ -255,7 +249,7 @@ static tflaccel_status create_device_buffer(const tflaccel_compiled_model *compi
   registry_device_unlock(runtime->plugin);
   if (status != NULL)
     return tflaccel_status_annotate(status, "%s: %s buffer for %s %u", runtime->plugin->config->name,
-                                    type_name(type), is_output ? "output" : "input", index);
+                                    buffer_type_name(type), is_output ? "output" : "input", index);
   native.offset = 0;
   native.size = desc->byte_size;
   return make_device_tensor_buffer(compiled, runtime, tensor, device_buffer, &native, buffer);
@@ -300,12 +294,12 @@ static tflaccel_status wrap_buffer(const tflaccel_compiled_model *compiled, int 
     char taker[160];
     describe_taker(compiled, is_output, index, taker, sizeof taker);
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "%s %u (%s): a %s buffer, but %s", role,
-                                index, desc->name, type_name(native->type), taker);
+                                index, desc->name, buffer_type_name(native->type), taker);
   }
   if (native->size != desc->byte_size)
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT,
                                 "%s %u (%s): the %s buffer holds %llu bytes, the %s tensor %llu",
-                                role, index, desc->name, type_name(native->type),
+                                role, index, desc->name, buffer_type_name(native->type),
                                 (unsigned long long)native->size, dtype_name(desc->dtype),
                                 (unsigned long long)desc->byte_size);
   if (native->offset % taken.alignment != 0)
@@ -367,7 +361,7 @@ tflaccel_status device_io_check(const tflaccel_compiled_model *compiled, int is_
                               is_output ? "output" : "input", index,
                               compiled->graph->tensors[tensor].name,
                               buffer->plugin ? buffer->plugin->config->name : "",
-                              type_name(buffer->type), taker);
+                              buffer_type_name(buffer->type), taker);
 }
 
 tflaccel_status tflaccel_compiled_model_last_run_stats(const tflaccel_compiled_model *compiled,

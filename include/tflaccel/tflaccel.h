@@ -37,6 +37,9 @@ const char *tflaccel_op_code_name(int32_t code);
 const char *tflaccel_dtype_name(int32_t dtype);
 /* Bytes of one element, 0 for types without a fixed size (string, int4). */
 size_t tflaccel_dtype_size(int32_t dtype);
+/* "host", "OpenCL", "GL", "Vulkan", "dma-buf", "opaque fd" for a
+ * tflaccel_buffer_type (types.h); "unknown" for other values. */
+const char *tflaccel_buffer_type_name(int32_t type);
 
 /* ---- Environment: configuration and plugins ------------------------------ */
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/facts/axis.h"
+#include "core/facts/buffer_type.h"
 #include "core/facts/conv_geometry.h"
 #include "core/facts/dtype.h"
 #include "core/facts/half.h"
@@ -246,6 +247,14 @@ START_TEST(op_and_dtype_names) {
   ck_assert_uint_eq(dtype_size(TFLACCEL_DTYPE_INT4), 0);
   ck_assert_uint_eq(dtype_size(TFLACCEL_DTYPE_COUNT), 0);
   ck_assert_uint_eq(dtype_size(-3), 0);
+
+  ck_assert_str_eq(buffer_type_name(TFLACCEL_BUFFER_HOST), "host");
+  ck_assert_str_eq(buffer_type_name(TFLACCEL_BUFFER_VULKAN), "Vulkan");
+  ck_assert_str_eq(buffer_type_name(TFLACCEL_BUFFER_OPAQUE_FD), "opaque fd");
+  ck_assert_str_eq(buffer_type_name(TFLACCEL_BUFFER_TYPE_COUNT), "unknown");
+  ck_assert_str_eq(buffer_type_name(-1), "unknown");
+  for (int32_t type = 0; type < TFLACCEL_BUFFER_TYPE_COUNT; ++type)
+    ck_assert_str_ne(buffer_type_name(type), "unknown");
 }
 END_TEST
 

@@ -24,17 +24,6 @@ int bench_match_io(const char *command, int argc, char **argv, int *index, int *
   return 1;
 }
 
-static const char *type_name(int32_t type) {
-  switch (type) {
-  case TFLACCEL_BUFFER_OPENCL: return "OpenCL";
-  case TFLACCEL_BUFFER_GL: return "GL";
-  case TFLACCEL_BUFFER_VULKAN: return "Vulkan";
-  case TFLACCEL_BUFFER_DMABUF: return "dma-buf";
-  case TFLACCEL_BUFFER_OPAQUE_FD: return "opaque fd";
-  default: return "host";
-  }
-}
-
 static tflaccel_status to_device(const tflaccel_compiled_model *compiled, int is_output,
                                  uint32_t index, tflaccel_tensor_buffer **buffer, char *what,
                                  size_t what_size) {
@@ -67,7 +56,7 @@ static tflaccel_status to_device(const tflaccel_compiled_model *compiled, int is
       return status;
     }
   }
-  if (what != NULL) snprintf(what, what_size, "%s %s", wanted.accelerator, type_name(wanted.types[1]));
+  if (what != NULL) snprintf(what, what_size, "%s %s", wanted.accelerator, tflaccel_buffer_type_name(wanted.types[1]));
   tflaccel_tensor_buffer_destroy(*buffer);
   *buffer = device;
   return NULL;
