@@ -15,29 +15,13 @@ float outputs) and exits 1 when any run fails a tolerance or does not run.
 For the lent GPU machine, where the test suite's build tree does not travel:
 the installed tflaccel is all it needs (python3 without numpy).
 """
-import argparse
-import json
 import math
 import os
-import struct
-import subprocess
 import sys
 import tempfile
 
-FORMATS = {"float32": "f", "int8": "b", "uint8": "B", "int16": "h", "int32": "i",
-           "int64": "q", "bool": "?"}
-
-
-def read_values(path, dtype):
-    code = FORMATS.get(dtype)
-    if code is None:
-        raise ValueError(f"{path}: dtype {dtype} is not compared")
-    with open(path, "rb") as f:
-        data = f.read()
-    size = struct.calcsize(code)
-    if len(data) % size:
-        raise ValueError(f"{path}: {len(data)} bytes is not a whole number of {dtype}")
-    return struct.unpack(f"<{len(data) // size}{code}", data)
+import reference_models
+from reference_models import read_values
 
 
 def compare(output, ours_path, ref_path, precision):
@@ -66,51 +50,30 @@ def compare(output, ours_path, ref_path, precision):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("tflaccel")
-    parser.add_argument("model_dir")
-    parser.add_argument("models", nargs="*")
-    parser.add_argument("--accelerators", default="gpu_cl,gpu_vk,gpu_gl")
-    parser.add_argument("--precisions", default="fp32,fp16")
-    args = parser.parse_args()
-    with open(os.path.join(args.model_dir, "expected.json")) as f:
-        expected = json.load(f)
-    names = args.models or sorted(
-        name for name in expected
-        if os.path.isdir(os.path.join(args.model_dir, "ref", name)) and expected[name].get("outputs"))
+    args = reference_models.parse_arguments(__doc__)
+    models = reference_models.chosen_models(args, "check-references.py")
     failures = 0
     print("| model | accelerator | precision | result | worst output |")
     print("|---|---|---|---|---|")
-    for name in names:
-        entry = expected.get(name)
-        if entry is None:
-            sys.exit(f"check-references.py: {name} has no entry in expected.json")
-        model = os.path.join(args.model_dir, name + ".tflite")
-        for accelerator in args.accelerators.split(","):
-            for precision in args.precisions.split(","):
-                with tempfile.TemporaryDirectory() as out:
-                    command = [args.tflaccel, "run", model, "--accelerator", accelerator,
-                               "--precision", precision, "--output-dir", out]
-                    # Every op on the accelerator asked for (cpu_ref takes all).
-                    if accelerator != "cpu_ref":
-                        command.append("--require_full_delegation")
-                    run = subprocess.run(command, capture_output=True, text=True)
-                    if run.returncode != 0:
-                        lines = (run.stderr.strip() or "no message").splitlines()
-                        print(f"| {name} | {accelerator} | {precision} | did not run | "
-                              f"{lines[-1].replace('|', '/')} |")
-                        failures += 1
-                        continue
-                    results = [compare(o, os.path.join(out, o["file"]),
-                                       os.path.join(args.model_dir, "ref", name, o["file"]),
-                                       precision) for o in entry["outputs"]]
-                passed = all(r[0] for r in results)
-                worst = max(range(len(results)), key=lambda i: (not results[i][0], results[i][1]))
-                print(f"| {name} | {accelerator} | {precision} | {'pass' if passed else 'FAIL'} | "
-                      f"output {entry['outputs'][worst]['index']}: {results[worst][2]} |")
-                failures += not passed
-    print(f"\n{failures} of the runs above failed or did not run")
-    return 1 if failures else 0
+    for name, entry, model, accelerator, precision in reference_models.each_run(args, models):
+        with tempfile.TemporaryDirectory() as out:
+            # Every op on the accelerator asked for (cpu_ref takes all).
+            run = reference_models.run_tflaccel(args.tflaccel, model, accelerator, precision, out,
+                                                accelerator != "cpu_ref")
+            if run.returncode != 0:
+                print(f"| {name} | {accelerator} | {precision} | did not run | "
+                      f"{reference_models.last_error(run)} |")
+                failures += 1
+                continue
+            results = [compare(o, os.path.join(out, o["file"]),
+                               os.path.join(args.model_dir, "ref", name, o["file"]),
+                               precision) for o in entry["outputs"]]
+        passed = all(r[0] for r in results)
+        worst = max(range(len(results)), key=lambda i: (not results[i][0], results[i][1]))
+        print(f"| {name} | {accelerator} | {precision} | {'pass' if passed else 'FAIL'} | "
+              f"output {entry['outputs'][worst]['index']}: {results[worst][2]} |")
+        failures += not passed
+    return reference_models.finish(failures)
 
 
 if __name__ == "__main__":

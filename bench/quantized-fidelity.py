@@ -19,37 +19,27 @@ outputs), which tells the float view's error from that of the ops cpu_ref
 runs. Exits 1 when any run fails or does not run. Needs only python3 and an
 installed or built tflaccel.
 """
-import argparse
-import importlib.util
 import json
 import math
 import os
-import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location("check_references",
-                                               os.path.join(HERE, "check-references.py"))
-check_references = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(check_references)
-read_values = check_references.read_values
+import reference_models
+from reference_models import read_values
 
 QUANTIZED_DTYPES = ("uint8", "int8", "int16")
 INTEGER_DTYPES = QUANTIZED_DTYPES + ("int32",)
 
 
-def quantized_models(model_dir, expected):
-    names = []
-    for name in sorted(expected):
-        manifest = os.path.join(model_dir, "ref", name, "manifest.json")
-        if not expected[name].get("outputs") or not os.path.isfile(manifest):
-            continue
-        with open(manifest) as f:
-            inputs = json.load(f).get("inputs", [])
-        if any(i.get("dtype") in QUANTIZED_DTYPES for i in inputs):
-            names.append(name)
-    return names
+def is_quantized(model_dir, name, entry):
+    """A model with a reference whose reference input is quantized."""
+    manifest = os.path.join(model_dir, "ref", name, "manifest.json")
+    if not entry.get("outputs") or not os.path.isfile(manifest):
+        return False
+    with open(manifest) as f:
+        inputs = json.load(f).get("inputs", [])
+    return any(i.get("dtype") in QUANTIZED_DTYPES for i in inputs)
 
 
 def argmax(values):
@@ -97,75 +87,57 @@ def largest_difference(output, ours, base):
     return f"{max((abs(a - b) for a, b in zip(ours, base)), default=0.0) / scale:.1e}"
 
 
-def run_model(tflaccel, model, accelerator, precision, out, full):
-    command = [tflaccel, "run", model, "--accelerator", accelerator, "--precision", precision,
-               "--output-dir", out]
-    if full:
-        command.append("--require_full_delegation")
-    return subprocess.run(command, capture_output=True, text=True)
-
-
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("tflaccel")
-    parser.add_argument("model_dir")
-    parser.add_argument("models", nargs="*")
-    parser.add_argument("--accelerators", default="gpu_cl,gpu_vk,gpu_gl")
-    parser.add_argument("--precisions", default="fp32,fp16")
-    args = parser.parse_intermixed_args()
-    with open(os.path.join(args.model_dir, "expected.json")) as f:
-        expected = json.load(f)
-    names = args.models or quantized_models(args.model_dir, expected)
+    args = reference_models.parse_arguments(__doc__)
+    models = reference_models.chosen_models(args, "quantized-fidelity.py", is_quantized)
+    run = reference_models.run_tflaccel
     failures = 0
     print("| model | accelerator | precision | full | result | output: distribution vs TFLite "
           "| vs cpu_ref |")
     print("|---|---|---|---|---|---|---|")
-    for name in names:
-        entry = expected.get(name)
-        if entry is None:
-            sys.exit(f"quantized-fidelity.py: {name} has no entry in expected.json")
-        model = os.path.join(args.model_dir, name + ".tflite")
-        base_dir = tempfile.TemporaryDirectory()
-        base = run_model(args.tflaccel, model, "cpu_ref", "fp32", base_dir.name, False)
-        for accelerator in args.accelerators.split(","):
-            for precision in args.precisions.split(","):
-                with tempfile.TemporaryDirectory() as out:
-                    full = "yes"
-                    run = run_model(args.tflaccel, model, accelerator, precision, out, True)
-                    if run.returncode != 0:
-                        full = "no"
-                        run = run_model(args.tflaccel, model, accelerator, precision, out, False)
-                    if run.returncode != 0:
-                        lines = (run.stderr.strip() or "no message").splitlines()
-                        print(f"| {name} | {accelerator} | {precision} | - | did not run | "
-                              f"{lines[-1].replace('|', '/')} |")
-                        failures += 1
-                        continue
-                    results = []
-                    versus = []
-                    for o in entry["outputs"]:
-                        ours = read_values(os.path.join(out, o["file"]), o["dtype"])
-                        ref = read_values(os.path.join(args.model_dir, "ref", name, o["file"]),
-                                          o["dtype"])
-                        if len(ours) != len(ref):
-                            results.append((False, f"{len(ours)} values, reference {len(ref)}"))
-                        else:
-                            results.append(measure(o, ours, ref, precision))
-                        base_path = os.path.join(base_dir.name, o["file"])
-                        if base.returncode == 0 and os.path.isfile(base_path):
-                            versus.append(largest_difference(
-                                o, ours, read_values(base_path, o["dtype"])))
-                        else:
-                            versus.append("-")
-                passed = all(r[0] for r in results)
-                text = " / ".join(f"{o['index']}: {r[1]}" for o, r in zip(entry["outputs"], results))
-                print(f"| {name} | {accelerator} | {precision} | {full} | "
-                      f"{'pass' if passed else 'FAIL'} | {text} | {' / '.join(versus)} |",
-                      flush=True)
-                failures += not passed
+    base_name, base_dir, base = None, None, None
+    for name, entry, model, accelerator, precision in reference_models.each_run(args, models):
+        if name != base_name:  # cpu_ref's own run of the model, once
+            if base_dir is not None:
+                base_dir.cleanup()
+            base_name, base_dir = name, tempfile.TemporaryDirectory()
+            base = run(args.tflaccel, model, "cpu_ref", "fp32", base_dir.name, False)
+        with tempfile.TemporaryDirectory() as out:
+            full = "yes"
+            ours_run = run(args.tflaccel, model, accelerator, precision, out, True)
+            if ours_run.returncode != 0:
+                full = "no"
+                ours_run = run(args.tflaccel, model, accelerator, precision, out, False)
+            if ours_run.returncode != 0:
+                print(f"| {name} | {accelerator} | {precision} | - | did not run | "
+                      f"{reference_models.last_error(ours_run)} |")
+                failures += 1
+                continue
+            results = []
+            versus = []
+            for o in entry["outputs"]:
+                ours = read_values(os.path.join(out, o["file"]), o["dtype"])
+                ref = read_values(os.path.join(args.model_dir, "ref", name, o["file"]),
+                                  o["dtype"])
+                if len(ours) != len(ref):
+                    results.append((False, f"{len(ours)} values, reference {len(ref)}"))
+                else:
+                    results.append(measure(o, ours, ref, precision))
+                base_path = os.path.join(base_dir.name, o["file"])
+                if base.returncode == 0 and os.path.isfile(base_path):
+                    versus.append(largest_difference(
+                        o, ours, read_values(base_path, o["dtype"])))
+                else:
+                    versus.append("-")
+        passed = all(r[0] for r in results)
+        text = " / ".join(f"{o['index']}: {r[1]}" for o, r in zip(entry["outputs"], results))
+        print(f"| {name} | {accelerator} | {precision} | {full} | "
+              f"{'pass' if passed else 'FAIL'} | {text} | {' / '.join(versus)} |",
+              flush=True)
+        failures += not passed
+    if base_dir is not None:
         base_dir.cleanup()
-    print(f"\n{failures} of the runs above failed or did not run")
-    return 1 if failures else 0
+    return reference_models.finish(failures)
 
 
 if __name__ == "__main__":
