@@ -50,6 +50,7 @@ if BUILD_OPENCL
 check_PROGRAMS += tests/conformance/test_gpu_models_gpu_cl
 TESTS += tests/conformance/test_gpu_models_gpu_cl
 tests_conformance_test_gpu_models_gpu_cl_SOURCES = tests/conformance/test_gpu_models.c \
+	tests/conformance/model_runner.c tests/conformance/model_runner.h \
 	tests/support/json.c tests/support/json.h tests/support/model_compare.c \
 	tests/support/model_compare.h tests/support/test_util.c tests/support/test_util.h
 tests_conformance_test_gpu_models_gpu_cl_CPPFLAGS = $(TEST_CPP_FLAGS) \
@@ -64,6 +65,7 @@ if BUILD_VULKAN
 check_PROGRAMS += tests/conformance/test_gpu_models_gpu_vk
 TESTS += tests/conformance/test_gpu_models_gpu_vk
 tests_conformance_test_gpu_models_gpu_vk_SOURCES = tests/conformance/test_gpu_models.c \
+	tests/conformance/model_runner.c tests/conformance/model_runner.h \
 	tests/support/json.c tests/support/json.h tests/support/model_compare.c \
 	tests/support/model_compare.h tests/support/test_util.c tests/support/test_util.h
 tests_conformance_test_gpu_models_gpu_vk_CPPFLAGS = $(TEST_CPP_FLAGS) \
@@ -76,6 +78,7 @@ if BUILD_GLES
 check_PROGRAMS += tests/conformance/test_gpu_models_gpu_gl
 TESTS += tests/conformance/test_gpu_models_gpu_gl
 tests_conformance_test_gpu_models_gpu_gl_SOURCES = tests/conformance/test_gpu_models.c \
+	tests/conformance/model_runner.c tests/conformance/model_runner.h \
 	tests/support/json.c tests/support/json.h tests/support/model_compare.c \
 	tests/support/model_compare.h tests/support/test_util.c tests/support/test_util.h
 tests_conformance_test_gpu_models_gpu_gl_CPPFLAGS = $(TEST_CPP_FLAGS) \
@@ -90,6 +93,7 @@ if BUILD_OPENCL
 check_PROGRAMS += tests/conformance/test_gpu_quant_models_gpu_cl
 TESTS += tests/conformance/test_gpu_quant_models_gpu_cl
 tests_conformance_test_gpu_quant_models_gpu_cl_SOURCES = tests/conformance/test_gpu_quant_models.c \
+	tests/conformance/model_runner.c tests/conformance/model_runner.h \
 	tests/support/json.c tests/support/json.h tests/support/model_compare.c \
 	tests/support/model_compare.h tests/support/test_util.c tests/support/test_util.h
 tests_conformance_test_gpu_quant_models_gpu_cl_CPPFLAGS = $(TEST_CPP_FLAGS) \
@@ -102,6 +106,7 @@ if BUILD_VULKAN
 check_PROGRAMS += tests/conformance/test_gpu_quant_models_gpu_vk
 TESTS += tests/conformance/test_gpu_quant_models_gpu_vk
 tests_conformance_test_gpu_quant_models_gpu_vk_SOURCES = tests/conformance/test_gpu_quant_models.c \
+	tests/conformance/model_runner.c tests/conformance/model_runner.h \
 	tests/support/json.c tests/support/json.h tests/support/model_compare.c \
 	tests/support/model_compare.h tests/support/test_util.c tests/support/test_util.h
 tests_conformance_test_gpu_quant_models_gpu_vk_CPPFLAGS = $(TEST_CPP_FLAGS) \
@@ -114,6 +119,7 @@ if BUILD_GLES
 check_PROGRAMS += tests/conformance/test_gpu_quant_models_gpu_gl
 TESTS += tests/conformance/test_gpu_quant_models_gpu_gl
 tests_conformance_test_gpu_quant_models_gpu_gl_SOURCES = tests/conformance/test_gpu_quant_models.c \
+	tests/conformance/model_runner.c tests/conformance/model_runner.h \
 	tests/support/json.c tests/support/json.h tests/support/model_compare.c \
 	tests/support/model_compare.h tests/support/test_util.c tests/support/test_util.h
 tests_conformance_test_gpu_quant_models_gpu_gl_CPPFLAGS = $(TEST_CPP_FLAGS) \

@@ -13,9 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "tests/conformance/model_runner.h"
 #include "tests/support/json.h"
 #include "tests/support/model_compare.h"
 #include "tests/support/test_quick.h"
@@ -68,10 +68,11 @@ static const char *known_limit_of(const char *model, int32_t precision) {
 }
 
 /* Compares every output with its reference (for a known limit: checks
- * it finite and prints its error). */
+ * it finite and prints its error); context: the expected.json entry. */
 static void compare_outputs(const char *name, const char *label, int32_t precision,
-                            const json_value *entry, const char *ref_dir,
-                            tflaccel_tensor_buffer *const *outputs, uint32_t output_count) {
+                            tflaccel_tensor_buffer *const *outputs, uint32_t output_count,
+                            void *context) {
+  const json_value *entry = context;
   char path[4096];
   const char *limit = known_limit_of(name, precision);
   const json_value *expected_outputs = json_get(entry, "outputs");
@@ -79,7 +80,7 @@ static void compare_outputs(const char *name, const char *label, int32_t precisi
   for (uint32_t i = 0; i < output_count; ++i) {
     const json_value *output = &expected_outputs->items[i];
     const json_value *tolerance = json_get(output, "tolerance");
-    FORMAT_PATH(path, "%s/%s", ref_dir, json_get(output, "file")->string);
+    FORMAT_PATH(path, "%s/ref/%s/%s", models_dir, name, json_get(output, "file")->string);
     size_t size = 0;
     void *reference = model_compare_read_file(path, &size);
     ck_assert_msg(reference != NULL, "cannot read %s", path);
@@ -102,82 +103,17 @@ static void compare_outputs(const char *name, const char *label, int32_t precisi
   }
 }
 
-/* Runs one model at one precision and compares every output. */
+/* Runs one model at one precision and compares every output, and for a
+ * stateful model again after reset_state. */
 static void check_model(const char *name, const json_value *entry, int32_t precision) {
-  const char *label = precision == TFLACCEL_PRECISION_FP16 ? "fp16" : "fp32";
-  char path[4096];
-  FORMAT_PATH(path, "%s/%s", models_dir, json_get(entry, "model")->string);
-  tflaccel_model *model = NULL;
-  tflaccel_status status = tflaccel_model_load_file(path, &model);
-  ck_assert_msg(status == NULL, "%s: %s", name, tflaccel_status_message(status));
-  tflaccel_environment_options environment_options = {
-      .struct_size = sizeof environment_options,
-      .accelerators = MODEL_TEST_ACCELERATOR ",cpu_ref",
-      .log_level = "error"};
-  tflaccel_environment *environment = NULL;
-  status = tflaccel_environment_create(&environment_options, &environment);
-  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
-  tflaccel_compilation_options options;
-  tflaccel_compilation_options_init(&options);
-  options.precision = precision;
-  tflaccel_compiled_model *compiled = NULL;
-  status = tflaccel_compiled_model_create(environment, model, &options, &compiled);
-  ck_assert_msg(status == NULL, "%s (%s): %s", name, label, tflaccel_status_message(status));
-
-  /* Fully delegated: no op left for cpu_ref. */
-  uint32_t partitions = tflaccel_compiled_model_partition_count(compiled);
-  for (uint32_t p = 0; p < partitions; ++p) {
-    tflaccel_partition_info info = {.struct_size = sizeof info};
-    ck_assert_ptr_null(tflaccel_compiled_model_partition_info(compiled, p, &info));
-    ck_assert_msg(!strcmp(info.accelerator, MODEL_TEST_ACCELERATOR),
-                  "%s (%s): partition %u (%u ops) runs on %s", name, label, p, info.op_count,
-                  info.accelerator);
-  }
-
-  char ref_dir[4096];
-  FORMAT_PATH(ref_dir, "%s/ref/%s", models_dir, name);
-  uint32_t input_count = tflaccel_compiled_model_input_count(compiled);
-  uint32_t output_count = tflaccel_compiled_model_output_count(compiled);
-  ck_assert_uint_le(input_count, MAX_TENSORS);
-  ck_assert_uint_le(output_count, MAX_TENSORS);
-  tflaccel_tensor_buffer *inputs[MAX_TENSORS] = {0}, *outputs[MAX_TENSORS] = {0};
-  model_compare_fill_inputs(compiled, models_dir, name, inputs, input_count);
-  for (uint32_t i = 0; i < output_count; ++i)
-    ck_assert_ptr_null(tflaccel_compiled_model_create_output_buffer(compiled, i, &outputs[i]));
-  /* The references were taken on the last of the manifest's `repeat`
-   * runs, with state (trained_lstm's LSTM) carried from one run to the
-   * next: a model whose outputs change from run to run runs as often (and
-   * so again after reset_state, which must bring back the same outputs);
-   * the others once (every run gives their reference). */
-  FORMAT_PATH(path, "%s/manifest.json", ref_dir);
-  json_value *manifest = json_parse_file(path);
-  ck_assert_ptr_nonnull(manifest);
-  const json_value *run_options = json_get(manifest, "options");
-  const json_value *repeat = run_options ? json_get(run_options, "repeat") : NULL;
-  const json_value *deterministic = json_get(manifest, "deterministic_across_repeats");
-  int stateful = deterministic && deterministic->kind == JSON_BOOL && deterministic->number == 0;
-  int runs = stateful && repeat && repeat->kind == JSON_NUMBER ? (int)repeat->number : 1;
-  int rounds = stateful ? 2 : 1;
-  json_destroy(manifest);
-  for (int round = 0; round < rounds; ++round) {
-    if (round > 0) {
-      status = tflaccel_compiled_model_reset_state(compiled);
-      ck_assert_msg(status == NULL, "%s (%s): reset_state: %s", name, label,
-                    tflaccel_status_message(status));
-    }
-    for (int run = 0; run < runs; ++run) {
-      status = tflaccel_compiled_model_run(compiled, inputs, input_count, outputs, output_count);
-      ck_assert_msg(status == NULL, "%s (%s): %s", name, label, tflaccel_status_message(status));
-    }
-    compare_outputs(name, label, precision, entry, ref_dir, outputs, output_count);
-  }
-  printf("%s (%s): %u outputs checked, fully on %s\n", name, label, output_count,
-         MODEL_TEST_ACCELERATOR);
-  for (uint32_t i = 0; i < input_count; ++i) tflaccel_tensor_buffer_destroy(inputs[i]);
-  for (uint32_t i = 0; i < output_count; ++i) tflaccel_tensor_buffer_destroy(outputs[i]);
-  tflaccel_compiled_model_destroy(compiled);
-  tflaccel_environment_destroy(environment);
-  tflaccel_model_destroy(model);
+  model_runner_case run_case = {.name = name,
+                                .models_dir = models_dir,
+                                .model_file = json_get(entry, "model")->string,
+                                .accelerator = MODEL_TEST_ACCELERATOR,
+                                .check_reset = 1,
+                                .compare = compare_outputs,
+                                .context = (void *)entry};
+  model_runner_check(&run_case, precision);
 }
 
 START_TEST(model_runs_on_gpu_within_tolerance) {
@@ -216,34 +152,15 @@ static uint32_t run_model_copy(const char *path, const char *accelerators, const
                                int32_t precision, const void *input, size_t input_size,
                                void *outputs[MAX_TENSORS], size_t sizes[MAX_TENSORS],
                                const char *label) {
-  tflaccel_model *model = NULL;
-  tflaccel_status status = tflaccel_model_load_file(path, &model);
-  ck_assert_msg(status == NULL, "%s: %s", path, tflaccel_status_message(status));
-  tflaccel_environment_options environment_options = {
-      .struct_size = sizeof environment_options, .accelerators = accelerators,
-      .log_level = "error"};
-  tflaccel_environment *environment = NULL;
-  status = tflaccel_environment_create(&environment_options, &environment);
-  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
-  tflaccel_compilation_options options;
-  tflaccel_compilation_options_init(&options);
-  options.precision = precision;
-  tflaccel_compiled_model *compiled = NULL;
-  status = tflaccel_compiled_model_create(environment, model, &options, &compiled);
-  ck_assert_msg(status == NULL, "%s: %s", label, tflaccel_status_message(status));
-  uint32_t partitions = tflaccel_compiled_model_partition_count(compiled);
-  for (uint32_t p = 0; p < partitions; ++p) {
-    tflaccel_partition_info info = {.struct_size = sizeof info};
-    ck_assert_ptr_null(tflaccel_compiled_model_partition_info(compiled, p, &info));
-    ck_assert_msg(!strcmp(info.accelerator, expected), "%s: partition %u (%u ops) runs on %s",
-                  label, p, info.op_count, info.accelerator);
-  }
+  model_runner_model opened;
+  model_runner_open(&opened, path, accelerators, expected, precision, label);
+  tflaccel_compiled_model *compiled = opened.compiled;
   ck_assert_uint_eq(tflaccel_compiled_model_input_count(compiled), 1);
   uint32_t output_count = tflaccel_compiled_model_output_count(compiled);
   ck_assert_uint_le(output_count, MAX_TENSORS);
   tflaccel_tensor_buffer *in = NULL, *out[MAX_TENSORS] = {0};
   ck_assert_ptr_null(tflaccel_compiled_model_create_input_buffer(compiled, 0, &in));
-  status = tflaccel_tensor_buffer_write(in, input, input_size);
+  tflaccel_status status = tflaccel_tensor_buffer_write(in, input, input_size);
   ck_assert_msg(status == NULL, "%s: %s", label, tflaccel_status_message(status));
   for (uint32_t i = 0; i < output_count; ++i)
     ck_assert_ptr_null(tflaccel_compiled_model_create_output_buffer(compiled, i, &out[i]));
@@ -257,9 +174,7 @@ static uint32_t run_model_copy(const char *path, const char *accelerators, const
     tflaccel_tensor_buffer_destroy(out[i]);
   }
   tflaccel_tensor_buffer_destroy(in);
-  tflaccel_compiled_model_destroy(compiled);
-  tflaccel_environment_destroy(environment);
-  tflaccel_model_destroy(model);
+  model_runner_close(&opened);
   return output_count;
 }
 
@@ -368,16 +283,7 @@ int main(void) {
     fprintf(stderr, "TFLACCEL_TEST_DATA is not set\n");
     return 1;
   }
-  /* The plugin is probed in a child of the harness's own making: Check
-   * forks the tests, and no driver context may exist before that. */
-  fflush(NULL);
-  pid_t child = fork();
-  if (child == 0)
-    _exit(model_compare_accelerator_available(MODEL_TEST_ACCELERATOR) ? 0 : SKIP_EXIT_STATUS);
-  int wait_status = 0;
-  if (child > 0 && waitpid(child, &wait_status, 0) == child && WIFEXITED(wait_status) &&
-      WEXITSTATUS(wait_status) == SKIP_EXIT_STATUS)
-    return SKIP_EXIT_STATUS;
+  if (model_runner_accelerator_absent(MODEL_TEST_ACCELERATOR)) return SKIP_EXIT_STATUS;
 
   snprintf(probe, sizeof probe, "%s/expected.json", models_dir);
   json_value *expected = json_parse_file(probe);

@@ -18,9 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "tests/conformance/model_runner.h"
 #include "tests/support/json.h"
 #include "tests/support/model_compare.h"
 #include "tests/support/test_quick.h"
@@ -32,7 +32,6 @@
 #endif
 
 #define SKIP_EXIT_STATUS 77
-#define MAX_TENSORS 16
 #define MIN_WITHIN_ONE_LSB 0.99
 #define MAX_LSB 4
 
@@ -112,60 +111,20 @@ static void check_integer_output(const char *name, const char *label, uint32_t i
   }
 }
 
-static void check_model(const char *name, const char *limit, const json_value *entry,
-                        int32_t precision) {
-  const char *label = precision == TFLACCEL_PRECISION_FP16 ? "fp16" : "fp32";
-  char path[4096];
-  FORMAT_PATH(path, "%s/%s.tflite", models_dir, name);
-  tflaccel_model *model = NULL;
-  tflaccel_status status = tflaccel_model_load_file(path, &model);
-  ck_assert_msg(status == NULL, "%s: %s", name, tflaccel_status_message(status));
-  tflaccel_environment_options environment_options = {
-      .struct_size = sizeof environment_options,
-      .accelerators = MODEL_TEST_ACCELERATOR ",cpu_ref",
-      .log_level = "error"};
-  tflaccel_environment *environment = NULL;
-  status = tflaccel_environment_create(&environment_options, &environment);
-  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
-  tflaccel_compilation_options options;
-  tflaccel_compilation_options_init(&options);
-  options.precision = precision;
-  tflaccel_compiled_model *compiled = NULL;
-  status = tflaccel_compiled_model_create(environment, model, &options, &compiled);
-  ck_assert_msg(status == NULL, "%s (%s): %s", name, label, tflaccel_status_message(status));
-  uint32_t partitions = tflaccel_compiled_model_partition_count(compiled);
-  for (uint32_t p = 0; p < partitions; ++p) {
-    tflaccel_partition_info info = {.struct_size = sizeof info};
-    ck_assert_ptr_null(tflaccel_compiled_model_partition_info(compiled, p, &info));
-    ck_assert_msg(!strcmp(info.accelerator, MODEL_TEST_ACCELERATOR),
-                  "%s (%s): partition %u (%u ops) runs on %s", name, label, p, info.op_count,
-                  info.accelerator);
-  }
-  uint32_t input_count = tflaccel_compiled_model_input_count(compiled);
-  uint32_t output_count = tflaccel_compiled_model_output_count(compiled);
-  ck_assert_uint_le(input_count, MAX_TENSORS);
-  ck_assert_uint_le(output_count, MAX_TENSORS);
-  tflaccel_tensor_buffer *inputs[MAX_TENSORS] = {0}, *outputs[MAX_TENSORS] = {0};
-  model_compare_fill_inputs(compiled, models_dir, name, inputs, input_count);
-  for (uint32_t i = 0; i < output_count; ++i)
-    ck_assert_ptr_null(tflaccel_compiled_model_create_output_buffer(compiled, i, &outputs[i]));
-  /* The references were taken on the last of the manifest's `repeat`
-   * runs, with state (the LSTMs) carried from one run to the next: a model
-   * whose outputs change from run to run runs as often, the others once. */
-  FORMAT_PATH(path, "%s/ref/%s/manifest.json", models_dir, name);
-  json_value *manifest = json_parse_file(path);
-  ck_assert_ptr_nonnull(manifest);
-  const json_value *run_options = json_get(manifest, "options");
-  const json_value *repeat = run_options ? json_get(run_options, "repeat") : NULL;
-  const json_value *deterministic = json_get(manifest, "deterministic_across_repeats");
-  int stateful = deterministic && deterministic->kind == JSON_BOOL && deterministic->number == 0;
-  int runs = stateful && repeat && repeat->kind == JSON_NUMBER ? (int)repeat->number : 1;
-  json_destroy(manifest);
-  for (int run = 0; run < runs; ++run) {
-    status = tflaccel_compiled_model_run(compiled, inputs, input_count, outputs, output_count);
-    ck_assert_msg(status == NULL, "%s (%s): %s", name, label, tflaccel_status_message(status));
-  }
+/* What compare_outputs needs besides the outputs. */
+typedef struct quantized_case {
+  const json_value *entry; /* expected.json's */
+  const char *limit;       /* the model's known limit, or NULL */
+} quantized_case;
 
+/* Integer outputs against the bar, float ones against expected.json's rtol. */
+static void compare_outputs(const char *name, const char *label, int32_t precision,
+                            tflaccel_tensor_buffer *const *outputs, uint32_t output_count,
+                            void *context) {
+  const quantized_case *quantized = context;
+  const json_value *entry = quantized->entry;
+  const char *limit = quantized->limit;
+  char path[4096];
   const json_value *expected_outputs = json_get(entry, "outputs");
   ck_assert_uint_eq(expected_outputs->count, output_count);
   for (uint32_t i = 0; i < output_count; ++i) {
@@ -192,13 +151,23 @@ static void check_model(const char *name, const char *limit, const json_value *e
     }
     free(reference);
   }
-  printf("%s (%s): %u outputs checked, fully on %s\n", name, label, output_count,
-         MODEL_TEST_ACCELERATOR);
-  for (uint32_t i = 0; i < input_count; ++i) tflaccel_tensor_buffer_destroy(inputs[i]);
-  for (uint32_t i = 0; i < output_count; ++i) tflaccel_tensor_buffer_destroy(outputs[i]);
-  tflaccel_compiled_model_destroy(compiled);
-  tflaccel_environment_destroy(environment);
-  tflaccel_model_destroy(model);
+}
+
+/* Runs one model at one precision (as often as its reference was taken)
+ * and compares every output. */
+static void check_model(const char *name, const char *limit, const json_value *entry,
+                        int32_t precision) {
+  char model_file[256];
+  FORMAT_PATH(model_file, "%s.tflite", name);
+  quantized_case quantized = {.entry = entry, .limit = limit};
+  model_runner_case run_case = {.name = name,
+                                .models_dir = models_dir,
+                                .model_file = model_file,
+                                .accelerator = MODEL_TEST_ACCELERATOR,
+                                .check_reset = 0,
+                                .compare = compare_outputs,
+                                .context = &quantized};
+  model_runner_check(&run_case, precision);
 }
 
 START_TEST(quantized_model_on_gpu_meets_the_bar) {
@@ -226,14 +195,7 @@ int main(void) {
     return SKIP_EXIT_STATUS;
   }
   models_dir = shared;
-  fflush(NULL);
-  pid_t child = fork();
-  if (child == 0)
-    _exit(model_compare_accelerator_available(MODEL_TEST_ACCELERATOR) ? 0 : SKIP_EXIT_STATUS);
-  int wait_status = 0;
-  if (child > 0 && waitpid(child, &wait_status, 0) == child && WIFEXITED(wait_status) &&
-      WEXITSTATUS(wait_status) == SKIP_EXIT_STATUS)
-    return SKIP_EXIT_STATUS;
+  if (model_runner_accelerator_absent(MODEL_TEST_ACCELERATOR)) return SKIP_EXIT_STATUS;
 
   const char *slow = getenv("TFLACCEL_SLOW_MODEL_TESTS");
   int run_slow = slow != NULL && !strcmp(slow, "1");
