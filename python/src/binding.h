@@ -60,14 +60,15 @@ extern PyTypeObject binding_compiled_model_type;
 /* TensorBuffer: a tensor buffer a CompiledModel made or wrapped (host or
  * device memory), holding a reference to that model, whose environment the
  * buffer's device belongs to; to the object a wrapped buffer's native
- * memory comes from, when the caller names it; and to the Event set on it,
- * which must outlive the C event the buffer holds. */
+ * memory comes from, when the caller names it; and to what the C event
+ * set on it needs alive (the Event's `outlive`: models and native
+ * objects' owners, never buffers, so no reference cycle forms). */
 typedef struct tensor_buffer_object {
   PyObject_HEAD
   tflaccel_tensor_buffer *buffer; /* NULL once closed */
   compiled_model_object *owner;
-  PyObject *wrapped;   /* wrap_buffer's keep=, or NULL */
-  PyObject *event;     /* the Event of set_event, or NULL */
+  PyObject *wrapped;       /* wrap_buffer's keep=, or NULL */
+  PyObject *event_outlive; /* the outlive of set_event's Event, or NULL */
 } tensor_buffer_object;
 extern PyTypeObject binding_tensor_buffer_type;
 
@@ -75,15 +76,19 @@ extern PyTypeObject binding_tensor_buffer_type;
  * or an application's native sync object (Event.from_native). */
 extern PyTypeObject binding_event_type;
 /* A new Event over `count` events, whose references it takes over (also
- * on failure), keeping `keep` (the run's buffers, the model whose device
- * made the events, or NULL) alive until it is deallocated, which first
- * waits for the events when wait_at_end is set (a run's buffers must
- * outlive the run). */
+ * on failure), keeping `keep` (the run's buffers, or NULL) and `outlive`
+ * (what the C events need alive: the models whose environments made them,
+ * the owner of a wrapped native object; NULL for none) alive until it is
+ * deallocated, which first waits for the events when wait_at_end is set
+ * (a run's buffers must outlive the run). */
 PyObject *binding_event_new(tflaccel_tensor_event **events, uint32_t count, PyObject *keep,
-                            int wait_at_end);
-/* The one C event of an Event (borrowed); NULL with an exception set when
- * `object` is no Event or stands for several (a run with several outputs). */
-tflaccel_tensor_event *binding_event_single(PyObject *object, const char *what);
+                            PyObject *outlive, int wait_at_end);
+/* The one C event of an Event (borrowed), and when `outlive` is not NULL
+ * what it needs alive (borrowed, may be NULL); NULL with an exception set
+ * when `object` is no Event or stands for several (a run with several
+ * outputs). */
+tflaccel_tensor_event *binding_event_single(PyObject *object, const char *what,
+                                            PyObject **outlive);
 
 /* "host", "opencl", "gl", "vulkan", "dmabuf", "opaque_fd"
  * (tflaccel_buffer_type), "unknown" for others. */

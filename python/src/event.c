@@ -13,8 +13,9 @@ typedef struct event_object {
   PyObject_HEAD
   tflaccel_tensor_event **events; /* count references, PyMem */
   uint32_t count;
-  PyObject *keep;  /* the run's TensorBuffers (a tuple), a buffer or model, or NULL */
-  int wait_at_end; /* a run's Event: deallocating it waits for the run */
+  PyObject *keep;    /* the run's TensorBuffers (a tuple), or NULL */
+  PyObject *outlive; /* what the C events need alive: models, a native object's owner */
+  int wait_at_end;   /* a run's Event: deallocating it waits for the run */
 } event_object;
 
 /* tflaccel_native_event_type by value, as Event.native() and from_native()
@@ -64,11 +65,12 @@ static void event_dealloc(event_object *self) {
     PyMem_Free(self->events);
   }
   Py_CLEAR(self->keep);
+  Py_CLEAR(self->outlive);
   Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 PyObject *binding_event_new(tflaccel_tensor_event **events, uint32_t count, PyObject *keep,
-                            int wait_at_end) {
+                            PyObject *outlive, int wait_at_end) {
   event_object *made = PyObject_New(event_object, &binding_event_type);
   tflaccel_tensor_event **copy = made ? PyMem_Calloc(count ? count : 1, sizeof *copy) : NULL;
   if (copy == NULL) {
@@ -83,6 +85,7 @@ PyObject *binding_event_new(tflaccel_tensor_event **events, uint32_t count, PyOb
     if (made != NULL) {
       made->events = NULL;
       made->keep = NULL;
+      made->outlive = NULL;
       Py_DECREF(made);
       PyErr_NoMemory();
     }
@@ -91,13 +94,14 @@ PyObject *binding_event_new(tflaccel_tensor_event **events, uint32_t count, PyOb
   for (uint32_t i = 0; i < count; ++i) copy[i] = events[i];
   made->events = copy;
   made->count = count;
-  Py_XINCREF(keep);
-  made->keep = keep;
+  made->keep = Py_XNewRef(keep);
+  made->outlive = Py_XNewRef(outlive);
   made->wait_at_end = wait_at_end;
   return (PyObject *)made;
 }
 
-tflaccel_tensor_event *binding_event_single(PyObject *object, const char *what) {
+tflaccel_tensor_event *binding_event_single(PyObject *object, const char *what,
+                                            PyObject **outlive) {
   if (!PyObject_TypeCheck(object, &binding_event_type)) {
     PyErr_Format(PyExc_TypeError, "%s: expected a tflaccel Event, got %s", what,
                  Py_TYPE(object)->tp_name);
@@ -111,6 +115,7 @@ tflaccel_tensor_event *binding_event_single(PyObject *object, const char *what) 
                  what, event->count);
     return NULL;
   }
+  if (outlive != NULL) *outlive = event->outlive;
   return event->events[0];
 }
 
@@ -139,7 +144,7 @@ static PyObject *event_native(event_object *self, PyObject *args, PyObject *kwar
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|z", keywords, &type_name)) return NULL;
   int32_t type = type_name ? native_type_of(type_name, 1) : TFLACCEL_NATIVE_EVENT_NONE;
   if (type < 0) return NULL;
-  tflaccel_tensor_event *event = binding_event_single((PyObject *)self, "native");
+  tflaccel_tensor_event *event = binding_event_single((PyObject *)self, "native", NULL);
   if (event == NULL) return NULL;
   tflaccel_native_event native = {.struct_size = sizeof native};
   tflaccel_status status;
@@ -181,9 +186,10 @@ static const char *sole_accelerator(const compiled_model_object *model) {
 /* Event.from_native(model, type, handle, value=0, accelerator=None,
  * keep=None): an Event ended by the application's native sync object on
  * the device of `accelerator` in model's environment
- * (tflaccel_tensor_event_create_from_native). The Event keeps the model
+ * (tflaccel_tensor_event_create_from_native). The C event needs the model
  * (its environment must outlive the event) and `keep` (the object the
- * handle comes from, for types the library does not retain). */
+ * handle comes from, for types the library does not retain) alive: the
+ * Event, and a buffer it is set on, hold them. */
 static PyObject *event_from_native(PyObject *cls, PyObject *args, PyObject *kwargs) {
   static char *keywords[] = {"model", "type", "handle", "value", "accelerator", "keep", NULL};
   PyObject *model_object = NULL, *handle_object = NULL, *value_object = NULL, *keep = Py_None;
@@ -213,7 +219,7 @@ static PyObject *event_from_native(PyObject *cls, PyObject *args, PyObject *kwar
     tflaccel_tensor_event_destroy(event);
     return NULL;
   }
-  PyObject *made = binding_event_new(&event, 1, kept, 0);
+  PyObject *made = binding_event_new(&event, 1, NULL, kept, 0);
   Py_DECREF(kept);
   return made;
 }
@@ -358,7 +364,7 @@ static PyObject *run_on_buffers(compiled_model_object *self, PyObject *args, PyO
     else if (missing == NULL) missing = error;
     else tflaccel_status_free(error);
   }
-  result = binding_event_new(events, found, keep, 1);
+  result = binding_event_new(events, found, keep, (PyObject *)self, 1);
   Py_DECREF(keep);
   if (missing != NULL) {
     Py_CLEAR(result); /* waits for the run: the buffers outlive it */

@@ -30,7 +30,7 @@ tensor_buffer_object *binding_tensor_buffer_new(compiled_model_object *owner) {
   if (made == NULL) return NULL;
   made->buffer = NULL;
   made->wrapped = NULL;
-  made->event = NULL;
+  made->event_outlive = NULL;
   Py_INCREF(owner);
   made->owner = owner;
   return made;
@@ -62,15 +62,15 @@ static void wait_for_writer(tflaccel_tensor_buffer *buffer) {
   tflaccel_tensor_event_destroy(event);
 }
 
-/* The buffer first, then what it had to outlive: the Event set on it and
- * the object its wrapped memory comes from. */
+/* The buffer first, then what it had to outlive: what the event set on it
+ * needs and the object its wrapped memory comes from. */
 static void close_buffer(tensor_buffer_object *self) {
   if (self->buffer != NULL) {
     wait_for_writer(self->buffer);
     tflaccel_tensor_buffer_destroy(self->buffer);
     self->buffer = NULL;
   }
-  Py_CLEAR(self->event);
+  Py_CLEAR(self->event_outlive);
   Py_CLEAR(self->wrapped);
 }
 
@@ -221,32 +221,41 @@ static PyObject *tensor_buffer_native(tensor_buffer_object *self, PyObject *unus
 }
 
 /* event() -> the buffer's Event (of the run that writes it, or set on it),
- * None when it has none. The Event keeps the buffer, and so the device
- * that may have made the event, alive. */
+ * None when it has none. It keeps alive what either may need: the
+ * buffer's model and what the event set on it needs. */
 static PyObject *tensor_buffer_event(tensor_buffer_object *self, PyObject *unused) {
   tflaccel_tensor_buffer *buffer = open_buffer(self);
   if (buffer == NULL) return NULL;
+  PyObject *outlive = PyTuple_Pack(2, (PyObject *)self->owner,
+                                   self->event_outlive ? self->event_outlive : Py_None);
+  if (outlive == NULL) return NULL;
   tflaccel_tensor_event *event = NULL;
   tflaccel_status status = tflaccel_tensor_buffer_get_event(buffer, &event);
-  if (status != NULL) return binding_raise_status(status);
-  if (event == NULL) Py_RETURN_NONE;
-  return binding_event_new(&event, 1, (PyObject *)self, 0);
+  PyObject *result = NULL;
+  if (status != NULL) binding_raise_status(status);
+  else if (event == NULL) result = Py_NewRef(Py_None);
+  else result = binding_event_new(&event, 1, NULL, outlive, 0);
+  Py_DECREF(outlive);
+  return result;
 }
 
 /* set_event(event): a queued run reading this (input) buffer waits for
  * `event` first, on the device when it is a native event of the device
- * that reads the buffer; None removes it. The buffer keeps the Event. */
+ * that reads the buffer; None removes it. The buffer keeps what the event
+ * needs alive (not the Event object itself). */
 static PyObject *tensor_buffer_set_event(tensor_buffer_object *self, PyObject *args) {
   PyObject *object = NULL;
   if (!PyArg_ParseTuple(args, "O", &object)) return NULL;
   tflaccel_tensor_buffer *buffer = open_buffer(self);
   if (buffer == NULL) return NULL;
   tflaccel_tensor_event *event = NULL;
-  if (object != Py_None && (event = binding_event_single(object, "set_event")) == NULL) return NULL;
+  PyObject *outlive = NULL;
+  if (object != Py_None && (event = binding_event_single(object, "set_event", &outlive)) == NULL)
+    return NULL;
   tflaccel_status status = tflaccel_tensor_buffer_set_event(buffer, event);
   if (status != NULL) return binding_raise_status(status);
-  PyObject *previous = self->event;
-  self->event = event != NULL ? Py_NewRef(object) : NULL;
+  PyObject *previous = self->event_outlive;
+  self->event_outlive = Py_XNewRef(outlive);
   Py_XDECREF(previous); /* after the buffer dropped its reference to its event */
   Py_RETURN_NONE;
 }

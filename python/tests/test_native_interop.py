@@ -9,6 +9,8 @@ input and reads it in place: no host copy, and B's outputs equal B run on
 A's host outputs. The same chain is gated by A's output event exported as
 a native object and wrapped back."""
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -130,6 +132,15 @@ def test_application_event_gates_a_run_on_the_cpu(small_model):
     assert source.event() is not None
     model.run_async([source], [output]).wait()
     np.testing.assert_array_equal(output.read(), expected[0])
+    # A buffer holds what its event needs (the model), never the Event and
+    # so never the run's buffers: setting a run's Event on one of that
+    # run's buffers makes no reference cycle.
+    event = model.run_async([source], [output])
+    references = sys.getrefcount(event)
+    source.set_event(event)
+    assert sys.getrefcount(event) == references
+    event.wait()
+    source.set_event(None)
 
 
 def test_bad_native_arguments(small_model):
