@@ -76,6 +76,8 @@ tflaccel_status gl_buffer_create(const tflaccel_host_services *host, gpu_fault *
   created->borrowed = 0;
   created->staged_run = 0;
   created->next_staged = NULL;
+  created->memory_object = 0;
+  created->destroy_memory = NULL;
   gl_clear_errors();
   GLsizeiptr allocation = allocation_of(size);
   glGenBuffers(1, &created->name);

@@ -36,6 +36,11 @@ struct tflaccel_buffer {
 };
 
 #define HOST_ACCESS (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)
+
+/* Bytes an exportable allocation has beyond its buffer: importers may pad
+ * the buffers they make over it (llvmpipe adds 48 bytes to each, and
+ * refuses memory that does not hold them). */
+#define EXPORT_SLACK 64
 #define HOST_CACHED VK_MEMORY_PROPERTY_HOST_CACHED_BIT
 
 /* Memory properties each kind asks for, best first; the next is tried when
@@ -234,6 +239,7 @@ static tflaccel_status create_part(const tflaccel_host_services *host,
   }
   VkMemoryRequirements requirements;
   vkGetBufferMemoryRequirements(context->device, *buffer, &requirements);
+  if (exported_bytes != NULL) requirements.size += EXPORT_SLACK;
   tflaccel_status status =
       allocate_memory(host, context, &requirements, preferences, preference_count, what,
                       exported_bytes != NULL ? &export_info : NULL, memory, flags);
