@@ -1,8 +1,10 @@
 /* gpu_cl's external memory (cl_external_memory.h). */
 #include "config.h"
 
-#include <CL/cl_ext.h>
 #include <string.h>
+
+#include "plugins/gpu_cl/cl_api.h" /* before cl_ext.h: the OpenCL version it targets */
+#include <CL/cl_ext.h>
 
 #include "plugins/gpu_cl/cl_buffer.h"
 #include "plugins/gpu_cl/cl_error.h"
