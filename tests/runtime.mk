@@ -32,6 +32,17 @@ tests_runtime_test_device_buffers_CPPFLAGS = $(TEST_CPP_FLAGS)
 tests_runtime_test_device_buffers_CFLAGS = $(TEST_C_FLAGS)
 tests_runtime_test_device_buffers_LDADD = libtflaccel.la $(CHECK_LIBS)
 
+# External memory across GPU APIs: gpu_vk's exported opaque fds as the
+# inputs of gpu_vk, gpu_gl and gpu_cl (each where its driver imports them).
+check_PROGRAMS += tests/runtime/test_external_memory
+TESTS += tests/runtime/test_external_memory
+tests_runtime_test_external_memory_SOURCES = tests/runtime/test_external_memory.c \
+	tests/runtime/device_buffer_fixture.c tests/runtime/device_buffer_fixture.h \
+	tests/support/test_util.c tests/support/test_util.h
+tests_runtime_test_external_memory_CPPFLAGS = $(TEST_CPP_FLAGS)
+tests_runtime_test_external_memory_CFLAGS = $(TEST_C_FLAGS)
+tests_runtime_test_external_memory_LDADD = libtflaccel.la $(CHECK_LIBS)
+
 # The application's own cl_mem objects, wrapped and run in place (gpu_cl).
 if BUILD_OPENCL
 check_PROGRAMS += tests/runtime/test_device_buffers_cl

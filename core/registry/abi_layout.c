@@ -66,7 +66,9 @@ _Static_assert(offsetof(tflaccel_device_vtable, buffer_wrap) == 160, "tflaccel_d
 _Static_assert(offsetof(tflaccel_device_vtable, execute_after) == 168, "tflaccel_device_vtable.execute_after moved");
 _Static_assert(offsetof(tflaccel_device_vtable, event_wrap) == 192, "tflaccel_device_vtable.event_wrap moved");
 _Static_assert(sizeof(tflaccel_native_event) == 24, "tflaccel_native_event changed size: append only, and bump TFLACCEL_ABI_MINOR");
-_Static_assert(sizeof(tflaccel_device_vtable) == 200, "tflaccel_device_vtable changed size: append only, and bump TFLACCEL_ABI_MINOR");
+_Static_assert(offsetof(tflaccel_device_vtable, buffer_wrap_types) == 200, "tflaccel_device_vtable.buffer_wrap_types moved");
+_Static_assert(offsetof(tflaccel_device_vtable, buffer_export) == 208, "tflaccel_device_vtable.buffer_export moved");
+_Static_assert(sizeof(tflaccel_device_vtable) == 216, "tflaccel_device_vtable changed size: append only, and bump TFLACCEL_ABI_MINOR");
 _Static_assert(offsetof(tflaccel_accelerator_plugin, abi_version) == 4, "tflaccel_accelerator_plugin.abi_version moved");
 _Static_assert(offsetof(tflaccel_accelerator_plugin, name) == 8, "tflaccel_accelerator_plugin.name moved");
 _Static_assert(offsetof(tflaccel_accelerator_plugin, init) == 32, "tflaccel_accelerator_plugin.init moved");

@@ -128,8 +128,8 @@ static tflaccel_status requirements(const tflaccel_compiled_model *compiled, int
   if (out->struct_size < sizeof *out)
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT,
                                 "buffer_requirements: struct_size too small");
-  uint32_t tensor;
-  int32_t io_partition;
+  uint32_t tensor = 0;
+  int32_t io_partition = -1;
   tflaccel_status status = find_io(compiled, is_output, index, &tensor, &io_partition);
   if (status != NULL) return status;
   memset(out, 0, sizeof *out);
@@ -144,6 +144,16 @@ static tflaccel_status requirements(const tflaccel_compiled_model *compiled, int
   if (status != NULL) return status;
   if (native.type > TFLACCEL_BUFFER_HOST && native.type < TFLACCEL_BUFFER_TYPE_COUNT)
     out->types[out->type_count++] = native.type;
+  /* Then the external memory fds its driver imports (ABI 1.3). */
+  const tflaccel_device_vtable *vtable = runtime->device->vtable;
+  if (out->type_count == 2 && TFLACCEL_HAS_FIELD(tflaccel_device_vtable, vtable, buffer_export) &&
+      vtable->buffer_wrap_types != NULL) {
+    uint32_t extra = vtable->buffer_wrap_types(runtime->device);
+    static const int32_t fd_types[] = {TFLACCEL_BUFFER_OPAQUE_FD, TFLACCEL_BUFFER_DMABUF};
+    for (size_t i = 0; i < sizeof fd_types / sizeof fd_types[0]; ++i)
+      if ((extra & (1u << fd_types[i])) != 0 && out->type_count < TFLACCEL_BUFFER_REQUIREMENTS_MAX_TYPES)
+        out->types[out->type_count++] = fd_types[i];
+  }
   out->alignment = native.offset_alignment;
   out->accelerator = runtime->plugin->config->name;
   return NULL;
@@ -170,8 +180,18 @@ static void describe_taker(const tflaccel_compiled_model *compiled, int is_outpu
     snprintf(text, size, "it takes host buffers only");
     return;
   }
-  snprintf(text, size, "it is %s by %s, which takes host and %s buffers",
-           is_output ? "written" : "read", taken.accelerator, buffer_type_name(taken.types[1]));
+  char fds[64] = "";
+  for (uint32_t t = 2; t < taken.type_count; ++t)
+    snprintf(fds + strlen(fds), sizeof fds - strlen(fds), " or %s", buffer_type_name(taken.types[t]));
+  snprintf(text, size, "it is %s by %s, which takes host and %s buffers%s%s",
+           is_output ? "written" : "read", taken.accelerator, buffer_type_name(taken.types[1]),
+           fds[0] != '\0' ? ", imports" : "", fds[0] != '\0' ? fds + 3 : "");
+}
+
+static int is_listed_type(const tflaccel_buffer_requirements *taken, int32_t type) {
+  for (uint32_t t = 0; t < taken->type_count; ++t)
+    if (taken->types[t] == type) return 1;
+  return 0;
 }
 
 tflaccel_status tflaccel_compiled_model_native_device(const tflaccel_compiled_model *compiled,
@@ -288,9 +308,11 @@ static tflaccel_status wrap_buffer(const tflaccel_compiled_model *compiled, int 
   tflaccel_buffer_requirements taken = {.struct_size = sizeof taken};
   status = requirements(compiled, is_output, index, &taken);
   if (status != NULL) return status;
-  /* A dma-buf fd goes to the device whose type is taken: the device says
-   * whether its driver can import one. */
-  if (taken.type_count < 2 || (taken.types[1] != native->type && native->type != TFLACCEL_BUFFER_DMABUF)) {
+  /* An fd of external memory goes to a device that takes device buffers
+   * even when it is not listed: the device names the extension its
+   * driver lacks. */
+  int fd_type = native->type == TFLACCEL_BUFFER_DMABUF || native->type == TFLACCEL_BUFFER_OPAQUE_FD;
+  if (taken.type_count < 2 || (!is_listed_type(&taken, native->type) && !fd_type)) {
     char taker[160];
     describe_taker(compiled, is_output, index, taker, sizeof taker);
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "%s %u (%s): a %s buffer, but %s", role,
@@ -346,6 +368,41 @@ tflaccel_status tflaccel_tensor_buffer_native(const tflaccel_tensor_buffer *buff
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT,
                                 "tensor buffer native: a host buffer has no native object");
   *native = buffer->native;
+  return NULL;
+}
+
+tflaccel_status tflaccel_tensor_buffer_export(const tflaccel_tensor_buffer *buffer, int32_t type,
+                                              tflaccel_native_buffer *native) {
+  if (buffer == NULL || native == NULL)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "tensor buffer export: NULL argument");
+  if (native->struct_size < sizeof *native)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT,
+                                "tensor buffer export: struct_size too small");
+  if (type != TFLACCEL_BUFFER_OPAQUE_FD && type != TFLACCEL_BUFFER_DMABUF)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT,
+                                "tensor buffer export: a %s buffer is not external memory (export "
+                                "an opaque fd or a dma-buf)",
+                                buffer_type_name(type));
+  if (buffer->type == TFLACCEL_BUFFER_HOST || buffer->device == NULL)
+    return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT,
+                                "tensor buffer export: a host buffer has no device memory to export");
+  const tflaccel_device_vtable *vtable = buffer->device->vtable;
+  if (!TFLACCEL_HAS_FIELD(tflaccel_device_vtable, vtable, buffer_export) ||
+      vtable->buffer_export == NULL)
+    return tflaccel_status_make(TFLACCEL_UNSUPPORTED,
+                                "tensor buffer export: %s cannot export its buffers (its plugin "
+                                "predates ABI 1.3)",
+                                buffer->plugin->config->name);
+  tflaccel_native_buffer exported = {.struct_size = sizeof exported};
+  registry_device_lock(buffer->plugin);
+  tflaccel_status status = vtable->buffer_export(buffer->device, buffer->device_buffer, type, &exported);
+  registry_device_unlock(buffer->plugin);
+  if (status != NULL)
+    return tflaccel_status_annotate(status, "tensor buffer export (%s)", buffer->plugin->config->name);
+  exported.struct_size = sizeof exported;
+  exported.offset = buffer->offset;
+  exported.size = buffer->byte_size;
+  *native = exported;
   return NULL;
 }
 

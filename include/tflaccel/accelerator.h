@@ -58,7 +58,7 @@ extern "C" {
 #endif
 
 #define TFLACCEL_ABI_MAJOR 1
-#define TFLACCEL_ABI_MINOR 2
+#define TFLACCEL_ABI_MINOR 3
 #define TFLACCEL_ABI_VERSION (((uint32_t)TFLACCEL_ABI_MAJOR << 16) | TFLACCEL_ABI_MINOR)
 #define TFLACCEL_ABI_VERSION_MAJOR(v) ((uint32_t)(v) >> 16)
 #define TFLACCEL_ABI_VERSION_MINOR(v) ((uint32_t)(v)&0xFFFFu)
@@ -398,6 +398,29 @@ typedef struct tflaccel_device_vtable {
                                   tflaccel_native_event *native);
   tflaccel_status (*event_wrap)(tflaccel_device *device, const tflaccel_native_event *native,
                                 tflaccel_event **event);
+
+  /* Appended in ABI 1.3 (check with TFLACCEL_HAS_FIELD); optional, both
+   * or none. Memory shared with other APIs through external memory fds.
+   *
+   * buffer_wrap_types: the buffer types beyond the device's own that
+   * buffer_wrap takes, as a mask of (1u << tflaccel_buffer_type):
+   * TFLACCEL_BUFFER_OPAQUE_FD where the driver imports opaque fds,
+   * TFLACCEL_BUFFER_DMABUF where it imports dma-bufs. Pure: no API call.
+   * buffer_wrap of an OPAQUE_FD dup()s the fd (the application keeps and
+   * closes its own); memory is the byte size of the exported allocation,
+   * which must hold offset + size. A wrapped fd of a type not in the mask:
+   * TFLACCEL_UNSUPPORTED naming the missing extension.
+   *
+   * buffer_export: the native object of type for a buffer made by
+   * buffer_create: TFLACCEL_BUFFER_OPAQUE_FD is a new fd the caller owns,
+   * memory the allocation's byte size, offset 0, size the buffer's bytes.
+   * From then on host copies into the buffer (buffer_write) reach the
+   * exported memory before they return, and host reads (buffer_read) read
+   * it, so an importer sees them. A type the device cannot give, or whose
+   * extension the driver lacks: TFLACCEL_UNSUPPORTED naming it. */
+  uint32_t (*buffer_wrap_types)(tflaccel_device *device);
+  tflaccel_status (*buffer_export)(tflaccel_device *device, tflaccel_buffer *buffer, int32_t type,
+                                   tflaccel_native_buffer *native);
 } tflaccel_device_vtable;
 
 /* A plugin's device struct starts with this. */

@@ -414,7 +414,9 @@ uint64_t tflaccel_compiled_model_arena_bytes(const tflaccel_compiled_model *comp
  * layout with a dispatch of its own). Which types an input or output takes
  * is in its requirements: host always, and the native type of the
  * accelerator that alone reads it (input) or writes it and whose device
- * alone reads it after (output); a buffer of any other type is refused with
+ * alone reads it after (output), then the external memory fds that
+ * accelerator's driver imports (TFLACCEL_BUFFER_OPAQUE_FD, below
+ * tflaccel_tensor_buffer_export); a buffer of any other type is refused with
  * a one-line error, never copied through the host behind the caller's back.
  *
  * Device buffers belong to the environment's device: destroy them before
@@ -478,6 +480,27 @@ int32_t tflaccel_tensor_buffer_type(const tflaccel_tensor_buffer *buffer);
 /* The native object and where the tensor lies in it; an error for host
  * buffers. Owned by the buffer. */
 tflaccel_status tflaccel_tensor_buffer_native(const tflaccel_tensor_buffer *buffer,
+                                              tflaccel_native_buffer *native);
+
+/* Exports a device buffer's memory for another API or accelerator to
+ * import (external memory). TFLACCEL_BUFFER_OPAQUE_FD: a new fd the caller
+ * owns and closes; memory = the byte size of the allocation, offset and
+ * size where the tensor lies in it. Offered for buffers the accelerator
+ * made (tflaccel_compiled_model_create_*_device_buffer) on gpu_vk where
+ * the driver has VK_KHR_external_memory_fd; anything else is a one-line
+ * error naming what is missing. After the export, the buffer's host
+ * writes (tflaccel_tensor_buffer_write, unlock) reach the exported memory
+ * before they return and its host reads read it.
+ *
+ * The fd imports (tflaccel_compiled_model_wrap_*_buffer with type
+ * TFLACCEL_BUFFER_OPAQUE_FD, where the requirements list it: gpu_vk,
+ * gpu_gl with GL_EXT_memory_object_fd, gpu_cl with
+ * cl_khr_external_memory_opaque_fd) only on the same physical device and
+ * driver: compare tflaccel_native_device's device_uuid and driver_uuid of
+ * the two. The import dup()s the fd. Neither side orders the other's work:
+ * the application lets the writer finish (a blocking write, a run it
+ * waited for) before the reader starts. */
+tflaccel_status tflaccel_tensor_buffer_export(const tflaccel_tensor_buffer *buffer, int32_t type,
                                               tflaccel_native_buffer *native);
 
 /* Host access to any buffer, as LiteRT's Lock/Unlock: lock first waits for

@@ -121,6 +121,13 @@ typedef struct tflaccel_native_device {
   uint32_t vk_queue_family;
   uint32_t reserved;
   void *egl_display, *egl_context;
+  /* Appended with external memory (ABI 1.3): the physical device and the
+   * driver as the API names them (VkPhysicalDeviceIDProperties,
+   * GL_EXT_memory_object's GL_DEVICE_UUID_EXT / GL_DRIVER_UUID_EXT,
+   * cl_khr_device_uuid); all zero when the API does not say. An opaque fd
+   * imports only where both equal the exporter's. */
+  uint8_t device_uuid[16];
+  uint8_t driver_uuid[16];
 } tflaccel_native_device;
 
 /* A native synchronization object: what an event of a device exports and

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "plugins/gpu_cl/cl_backend.h"
+#include "plugins/gpu_cl/cl_external_memory.h"
 #include "plugins/gpu_cl/cl_buffer.h"
 #include "plugins/gpu_cl/cl_error.h"
 #include "plugins/gpu_cl/cl_event.h"
@@ -234,19 +235,25 @@ static tflaccel_status sequence_run(void *device, gpu_sequence *sequence, int32_
   cl_backend_device *self = self_of(device);
   (void)rebound;
   self->time_count = 0;
-  for (uint32_t i = 0; i < sequence->count; ++i) {
-    tflaccel_status status = enqueue(self, &sequence->steps[i]);
-    if (status != NULL) {
-      /* The run ends here; what it queued finishes before the next. */
-      release_events(self);
-      cl_int error = clFinish(self->context->queue);
-      if (error != CL_SUCCESS)
-        self->host->log(self->host->context, TFLACCEL_LOG_WARNING, "clFinish failed: %s (%d)",
-                        cl_error_name(error), (int)error);
-      return status;
-    }
+  cl_int acquired = cl_external_memory_acquire(self->external, self->context->queue);
+  if (acquired != CL_SUCCESS)
+    return cl_call_failed(self->host, "clEnqueueAcquireExternalMemObjectsKHR", acquired);
+  tflaccel_status status = NULL;
+  for (uint32_t i = 0; i < sequence->count && status == NULL; ++i)
+    status = enqueue(self, &sequence->steps[i]);
+  cl_int released = cl_external_memory_release(self->external, self->context->queue, NULL);
+  if (status == NULL && released != CL_SUCCESS)
+    status = cl_call_failed(self->host, "clEnqueueReleaseExternalMemObjectsKHR", released);
+  if (status != NULL) {
+    /* The run ends here; what it queued finishes before the next. */
+    release_events(self);
+    cl_int error = clFinish(self->context->queue);
+    if (error != CL_SUCCESS)
+      self->host->log(self->host->context, TFLACCEL_LOG_WARNING, "clFinish failed: %s (%d)",
+                      cl_error_name(error), (int)error);
+    return status;
   }
-  tflaccel_status status = finish(self);
+  status = finish(self);
   if (status == NULL && sequence->pending_entry.active) {
     cl_program program = self->programs.programs[sequence->pending_entry.storage];
     if (program != NULL)
@@ -276,8 +283,11 @@ static tflaccel_status sequence_submit(void *device, gpu_sequence *sequence, int
                              wait_count, (unsigned)(sizeof wait_list / sizeof *wait_list));
   for (uint32_t w = 0; w < wait_count; ++w) wait_list[w] = cl_event_of(waits[w]);
   cl_event last = NULL;
-  cl_int error = CL_SUCCESS;
-  const char *call = "clEnqueueNDRangeKernel";
+  const char *call = "clEnqueueAcquireExternalMemObjectsKHR";
+  cl_int error = cl_external_memory_acquire(self->external, self->context->queue);
+  /* With imported memory, the run ends with its release (its event). */
+  int releases = cl_external_memory_in_use(self->external);
+  if (error == CL_SUCCESS) call = "clEnqueueNDRangeKernel";
   for (uint32_t i = 0; i < sequence->count && error == CL_SUCCESS; ++i) {
     const cl_step *step = &sequence->steps[i];
     error = cl_fault(self->context->fault, call, GPU_FAULT_LOST);
@@ -285,9 +295,13 @@ static tflaccel_status sequence_submit(void *device, gpu_sequence *sequence, int
       error = clEnqueueNDRangeKernel(self->context->queue, step->kernel, 3, NULL, step->total,
                                      step->group, i == 0 ? wait_count : 0,
                                      i == 0 && wait_count ? wait_list : NULL,
-                                     i + 1 == sequence->count ? &last : NULL);
+                                     i + 1 == sequence->count && !releases ? &last : NULL);
   }
-  if (error == CL_SUCCESS && sequence->count == 0) {
+  if (error == CL_SUCCESS && releases) {
+    call = "clEnqueueReleaseExternalMemObjectsKHR";
+    error = cl_external_memory_release(self->external, self->context->queue, &last);
+  }
+  if (error == CL_SUCCESS && sequence->count == 0 && last == NULL) {
     call = "clEnqueueMarkerWithWaitList";
     error = clEnqueueMarkerWithWaitList(self->context->queue, wait_count,
                                         wait_count ? wait_list : NULL, &last);

@@ -36,6 +36,9 @@ typedef struct cl_backend_device {
   cl_event *events;
   double *times_us;
   uint32_t event_count, time_count, capacity; /* capacity of both arrays */
+  /* The device's imported external memory, acquired and released around
+   * each run (cl_external_memory.h); set by the plugin, may be NULL. */
+  const struct cl_external_memory *external;
 } cl_backend_device;
 
 /* Queries the device's limits and fills backend (which points at device).

@@ -1,7 +1,6 @@
 /* gpu_cl's buffers handed to the application: a buffer's cl_mem, the
  * device's OpenCL objects, and wrapping the application's cl_mem (retained
- * for the wrapper's life). A dma-buf needs cl_khr_external_memory_dma_buf,
- * checked on the device. */
+ * for the wrapper's life). External memory fds: cl_external_memory.h. */
 #include "config.h"
 
 #include <stdint.h>
@@ -30,35 +29,10 @@ void cl_native_device(const cl_device_context *context, cl_platform_id platform,
   native->cl_queue = context->queue;
 }
 
-/* Whether the device lists extension `name`. */
-static int has_extension(cl_device_id device, const char *name) {
-  size_t size = 0;
-  if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &size) != CL_SUCCESS || size == 0)
-    return 0;
-  char *list = malloc(size + 1);
-  if (list == NULL) return 0;
-  int found = 0;
-  if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, list, NULL) == CL_SUCCESS) {
-    list[size] = '\0';
-    size_t length = strlen(name);
-    for (const char *at = strstr(list, name); at != NULL && !found; at = strstr(at + 1, name))
-      found = (at == list || at[-1] == ' ') && (at[length] == ' ' || at[length] == '\0');
-  }
-  free(list);
-  return found;
-}
-
 tflaccel_status cl_native_wrap(const tflaccel_host_services *host, const cl_device_context *context,
                                const tflaccel_native_buffer *native, tflaccel_buffer **buffer) {
   *buffer = NULL;
   uint64_t end = native->offset + native->size;
-  if (native->type == TFLACCEL_BUFFER_DMABUF) {
-    if (!has_extension(context->device, "cl_khr_external_memory_dma_buf"))
-      return host->status_make(TFLACCEL_UNSUPPORTED,
-                               "gpu_cl: cl_khr_external_memory_dma_buf is not offered by this driver");
-    return host->status_make(TFLACCEL_UNSUPPORTED,
-                             "gpu_cl: dma-buf import is not supported yet: the driver offers cl_khr_external_memory_dma_buf, but gpu_cl does not use it");
-  }
   if (native->type != TFLACCEL_BUFFER_OPENCL)
     return host->status_make(TFLACCEL_UNSUPPORTED, "gpu_cl: takes OpenCL buffers, not type %d",
                              (int)native->type);

@@ -12,6 +12,7 @@
 
 #include "plugins/gpu_cl/cl_backend.h"
 #include "plugins/gpu_cl/cl_buffer.h"
+#include "plugins/gpu_cl/cl_external_memory.h"
 #include "plugins/gpu_cl/cl_context.h"
 #include "plugins/gpu_cl/cl_native.h"
 #include "plugins/gpu_cl/cl_staging.h"
@@ -30,6 +31,7 @@ typedef struct cl_plugin_device {
   cl_staging read_staging; /* for large buffer reads */
   cl_backend_device backend_device;
   gpu_fault fault; /* the fault hook (gpu_fault.h) of this device's calls */
+  cl_external_memory external; /* imported opaque fds (cl_external_memory.h) */
 } cl_plugin_device;
 
 static void close_plugin(void *state) {
@@ -71,6 +73,7 @@ static void keep_only(void *state, uint32_t index) {
 static void device_close(void *device) {
   cl_plugin_device *self = device;
   cl_backend_release(&self->backend_device);
+  cl_external_memory_release_all(self->host, &self->external);
   cl_staging_release(self->host, &self->cl, &self->read_staging);
   cl_device_context_release(self->host, &self->cl);
   self->host->free(self->host->context, self);
@@ -101,6 +104,8 @@ static tflaccel_status device_open(void *state, uint32_t index, int32_t profilin
     device_close(self);
     return status;
   }
+  cl_external_memory_init(&self->external, self->platform, self->cl.device);
+  self->backend_device.external = &self->external;
   *device = self;
   return NULL;
 }
@@ -111,7 +116,9 @@ static tflaccel_status buffer_create(void *device, uint64_t size, tflaccel_buffe
 }
 
 static void buffer_destroy(void *device, tflaccel_buffer *buffer) {
-  cl_buffer_destroy(((cl_plugin_device *)device)->host, buffer);
+  cl_plugin_device *self = device;
+  cl_external_memory_forget(&self->external, cl_buffer_memory(buffer));
+  cl_buffer_destroy(self->host, buffer);
 }
 
 static tflaccel_status buffer_write(void *device, tflaccel_buffer *buffer, uint64_t offset,
@@ -136,12 +143,20 @@ static tflaccel_status buffer_native(void *device, tflaccel_buffer *buffer,
 static void device_native(void *device, tflaccel_native_device *native) {
   cl_plugin_device *self = device;
   cl_native_device(&self->cl, self->platform, native);
+  memcpy(native->device_uuid, self->external.device_uuid, sizeof native->device_uuid);
+  memcpy(native->driver_uuid, self->external.driver_uuid, sizeof native->driver_uuid);
 }
 
 static tflaccel_status buffer_wrap(void *device, const tflaccel_native_buffer *native,
                                    tflaccel_buffer **buffer) {
   cl_plugin_device *self = device;
+  if (native->type == TFLACCEL_BUFFER_OPAQUE_FD || native->type == TFLACCEL_BUFFER_DMABUF)
+    return cl_external_memory_import(self->host, &self->external, &self->cl, native, buffer);
   return cl_native_wrap(self->host, &self->cl, native, buffer);
+}
+
+static uint32_t buffer_wrap_types(void *device) {
+  return ((cl_plugin_device *)device)->external.opaque_fd ? 1u << TFLACCEL_BUFFER_OPAQUE_FD : 0;
 }
 
 static const gpu_api cl_api = {
@@ -160,6 +175,7 @@ static const gpu_api cl_api = {
     .buffer_native = buffer_native,
     .device_native = device_native,
     .buffer_wrap = buffer_wrap,
+    .buffer_wrap_types = buffer_wrap_types,
     .has_events = 1,
 };
 

@@ -514,6 +514,35 @@ static tflaccel_status buffer_wrap(tflaccel_device *device, const tflaccel_nativ
   return status;
 }
 
+/* External memory (ABI 1.3): what buffer_wrap takes beyond the API's
+ * own buffers, and exporting a buffer's memory. */
+static uint32_t buffer_wrap_types(tflaccel_device *device) {
+  gpu_plugin_device *self = plugin_device(device);
+  return self->api->buffer_wrap_types != NULL ? self->api->buffer_wrap_types(self->api_device) : 0;
+}
+
+typedef struct export_job {
+  gpu_plugin_device *self;
+  tflaccel_buffer *buffer;
+  int32_t type;
+  tflaccel_native_buffer *native;
+} export_job;
+
+static tflaccel_status run_buffer_export(void *argument) {
+  export_job *job = argument;
+  return job->self->api->buffer_export(job->self->api_device, job->buffer, job->type, job->native);
+}
+
+static tflaccel_status buffer_export(tflaccel_device *device, tflaccel_buffer *buffer, int32_t type,
+                                     tflaccel_native_buffer *native) {
+  gpu_plugin_device *self = plugin_device(device);
+  if (self->api->buffer_export == NULL)
+    return self->host->status_make(TFLACCEL_UNSUPPORTED, "%s: %s buffers cannot be exported",
+                                   self->backend.plugin_name, self->api->api_name);
+  export_job job = {.self = self, .buffer = buffer, .type = type, .native = native};
+  return device_run(self, run_buffer_export, &job);
+}
+
 /* The ABI's older import: a whole object, by type and handle. */
 static tflaccel_status buffer_import(tflaccel_device *device, int32_t type, void *handle,
                                      uint64_t size, tflaccel_buffer **buffer) {
@@ -564,6 +593,8 @@ static const tflaccel_device_vtable device_vtable = {
     .event_query = event_query,
     .event_native = event_native,
     .event_wrap = event_wrap,
+    .buffer_wrap_types = buffer_wrap_types,
+    .buffer_export = buffer_export,
 };
 
 

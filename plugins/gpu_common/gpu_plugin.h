@@ -77,6 +77,15 @@ typedef struct gpu_api {
    * (gpu_backend_ops.sequence_submit and the events): its devices report
    * TFLACCEL_DEVICE_CAP_ASYNC. */
   int32_t has_events;
+
+  /* Optional, each (ABI 1.3): external memory. The buffer types
+   * beyond the API's own that buffer_wrap takes on this device (a mask of
+   * 1u << tflaccel_buffer_type, from what the driver offers; read without
+   * an API call), and the native object of type (an fd the caller owns)
+   * for a buffer made by buffer_create, as accelerator.h's buffer_export. */
+  uint32_t (*buffer_wrap_types)(void *device);
+  tflaccel_status (*buffer_export)(void *device, tflaccel_buffer *buffer, int32_t type,
+                                   tflaccel_native_buffer *native);
 } gpu_api;
 
 /* The plugin entry's calls for api (GPU_PLUGIN_EXPORT wires them);

@@ -24,6 +24,8 @@ plugins_libgpu_common_la_SOURCES = \
 	plugins/gpu_common/gpu_executable.h \
 	plugins/gpu_common/gpu_fault.c \
 	plugins/gpu_common/gpu_fault.h \
+	plugins/gpu_common/gpu_external_fd.c \
+	plugins/gpu_common/gpu_external_fd.h \
 	plugins/gpu_common/gpu_extension_list.c \
 	plugins/gpu_common/gpu_extension_list.h \
 	plugins/gpu_common/gpu_hazard.c \

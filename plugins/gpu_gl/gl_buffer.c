@@ -27,6 +27,8 @@ struct tflaccel_buffer {
   int borrowed;                 /* the application's (gl_buffer_wrap): not deleted here */
   uint64_t staged_run;          /* the run that last listed it for staging */
   tflaccel_buffer *next_staged; /* that run's list (gl_buffer_list_staged) */
+  GLuint memory_object;         /* the imported memory behind name (gl_buffer_adopt), or 0 */
+  PFNGLDELETEMEMORYOBJECTSEXTPROC destroy_memory;
 };
 
 /* The GL allocation behind a buffer of size bytes. */
@@ -74,6 +76,8 @@ tflaccel_status gl_buffer_create(const tflaccel_host_services *host, gpu_fault *
   created->borrowed = 0;
   created->staged_run = 0;
   created->next_staged = NULL;
+  created->memory_object = 0;
+  created->destroy_memory = NULL;
   gl_clear_errors();
   GLsizeiptr allocation = allocation_of(size);
   glGenBuffers(1, &created->name);
@@ -126,11 +130,19 @@ tflaccel_status gl_buffer_wrap(const tflaccel_host_services *host, GLuint name, 
   return NULL;
 }
 
+void gl_buffer_adopt(tflaccel_buffer *buffer, GLuint memory_object,
+                     PFNGLDELETEMEMORYOBJECTSEXTPROC destroy_memory) {
+  buffer->borrowed = 0;
+  buffer->memory_object = memory_object;
+  buffer->destroy_memory = destroy_memory;
+}
+
 void gl_buffer_destroy(const tflaccel_host_services *host, tflaccel_buffer *buffer) {
   if (buffer == NULL) return;
   gl_clear_errors();
   if (!buffer->borrowed) glDeleteBuffers(1, &buffer->name);
   if (buffer->readback != 0) glDeleteBuffers(1, &buffer->readback);
+  if (buffer->memory_object != 0) buffer->destroy_memory(1, &buffer->memory_object);
   tflaccel_status status = gl_check_error(host, "glDeleteBuffers");
   if (status != NULL) {
     host->log(host->context, TFLACCEL_LOG_WARNING, "releasing a gpu_gl buffer: %s",

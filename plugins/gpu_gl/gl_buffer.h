@@ -40,6 +40,11 @@ tflaccel_status gl_buffer_stage_read(const tflaccel_host_services *host,
  * with the device's), checked to hold size bytes; never deleted here. */
 tflaccel_status gl_buffer_wrap(const tflaccel_host_services *host, GLuint name, uint64_t size,
                                tflaccel_buffer **buffer);
+/* A gl_buffer_wrap'ed buffer made from an imported memory object
+ * (gl_memory_object.h) becomes the buffer's own: destroying it deletes
+ * the GL buffer, then the memory object with destroy_memory. */
+void gl_buffer_adopt(tflaccel_buffer *buffer, GLuint memory_object,
+                     PFNGLDELETEMEMORYOBJECTSEXTPROC destroy_memory);
 /* fault: the device's fault hook (gpu_fault.h), or NULL. */
 tflaccel_status gl_buffer_create(const tflaccel_host_services *host, gpu_fault *fault, uint64_t size,
                                  tflaccel_buffer **buffer);

@@ -21,6 +21,7 @@
 #include "plugins/gpu_gl/egl_context.h"
 #include "plugins/gpu_gl/gl_backend.h"
 #include "plugins/gpu_gl/gl_buffer.h"
+#include "plugins/gpu_gl/gl_memory_object.h"
 #include "plugins/gpu_gl/gl_worker.h"
 #include "tflaccel/accelerator.h"
 
@@ -38,6 +39,7 @@ typedef struct gl_plugin_device {
   gpu_backend *backend;
   int32_t profiling;
   gpu_fault fault; /* the fault hook (gpu_fault.h) of this device's calls */
+  gl_memory_objects memory_objects; /* external memory (gl_memory_object.h) */
 } gl_plugin_device;
 
 /* ---- the plugin ---- */
@@ -97,6 +99,7 @@ static tflaccel_status run_backend_init(void *argument) {
   self->backend_device.fault = &self->fault;
   self->backend_device.programs.fault = &self->fault;
   self->backend_device.display = self->egl.display;
+  gl_memory_objects_init(&self->memory_objects);
   return status;
 }
 
@@ -193,10 +196,12 @@ static void device_native(void *device, tflaccel_native_device *native) {
   native->type = TFLACCEL_BUFFER_GL;
   native->egl_display = self->egl.display;
   native->egl_context = self->egl.context;
+  memcpy(native->device_uuid, self->memory_objects.device_uuid, sizeof native->device_uuid);
+  memcpy(native->driver_uuid, self->memory_objects.driver_uuid, sizeof native->driver_uuid);
 }
 
 /* The application's GL buffer, made on a context sharing with the
- * device's. A dma-buf would need GL_EXT_memory_object_fd: not yet. */
+ * device's, or an fd of external memory (gl_memory_object.h). */
 static tflaccel_status buffer_wrap(void *device, const tflaccel_native_buffer *native,
                                    tflaccel_buffer **buffer) {
   gl_plugin_device *self = device;
@@ -207,12 +212,15 @@ static tflaccel_status buffer_wrap(void *device, const tflaccel_native_buffer *n
                                      (unsigned long long)native->handle);
     return gl_buffer_wrap(self->host, (GLuint)native->handle, native->offset + native->size, buffer);
   }
-  if (native->type == TFLACCEL_BUFFER_DMABUF)
-    return self->host->status_make(TFLACCEL_UNSUPPORTED,
-                                   "gpu_gl: dma-buf import is not supported yet "
-                                   "(gpu_gl does not use GL_EXT_memory_object_fd)");
+  if (native->type == TFLACCEL_BUFFER_OPAQUE_FD || native->type == TFLACCEL_BUFFER_DMABUF)
+    return gl_memory_object_import(self->host, &self->memory_objects,
+                                   (const char *)glGetString(GL_RENDERER), native, buffer);
   return self->host->status_make(TFLACCEL_UNSUPPORTED, "gpu_gl: takes GL buffers, not type %d",
                                  (int)native->type);
+}
+
+static uint32_t buffer_wrap_types(void *device) {
+  return ((gl_plugin_device *)device)->memory_objects.offered ? 1u << TFLACCEL_BUFFER_OPAQUE_FD : 0;
 }
 
 static const gpu_api gl_api = {
@@ -234,6 +242,7 @@ static const gpu_api gl_api = {
     .device_native = device_native,
     .buffer_wrap = buffer_wrap,
     .has_events = 1,
+    .buffer_wrap_types = buffer_wrap_types,
 };
 
 GPU_PLUGIN_EXPORT(gl_api, "gpu_gl", "OpenGL ES 3.1 compute through EGL, without a window system")

@@ -19,6 +19,8 @@ plugins_libgpu_vk_la_SOURCES = \
 	plugins/gpu_vk/vk_error.h \
 	plugins/gpu_vk/vk_event.c \
 	plugins/gpu_vk/vk_event.h \
+	plugins/gpu_vk/vk_external_memory.c \
+	plugins/gpu_vk/vk_external_memory.h \
 	plugins/gpu_vk/vk_pipeline.c \
 	plugins/gpu_vk/vk_pipeline.h \
 	plugins/gpu_vk/vk_shaders.h

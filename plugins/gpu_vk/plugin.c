@@ -35,6 +35,7 @@
 #include "plugins/gpu_common/gpu_plugin.h"
 #include "plugins/gpu_vk/vk_backend.h"
 #include "plugins/gpu_vk/vk_buffer.h"
+#include "plugins/gpu_vk/vk_external_memory.h"
 #include "plugins/gpu_vk/vk_context.h"
 #include "plugins/gpu_vk/vk_debug.h"
 #include "tflaccel/accelerator.h"
@@ -221,7 +222,7 @@ static tflaccel_status device_check(void *device, tflaccel_status status) {
 
 static tflaccel_status buffer_create(void *device, uint64_t size, tflaccel_buffer **buffer) {
   vk_plugin_device *self = device;
-  return vk_buffer_create(self->host, &self->vulkan, size, self->io_memory, buffer);
+  return vk_buffer_create_exportable(self->host, &self->vulkan, size, self->io_memory, buffer);
 }
 
 static void buffer_destroy(void *device, tflaccel_buffer *buffer) {
@@ -270,11 +271,11 @@ static void device_native(void *device, tflaccel_native_device *native) {
   native->vk_physical_device = self->vulkan.entry->physical;
   native->vk_device = self->vulkan.device;
   native->vk_queue_family = self->vulkan.entry->compute_family;
+  vk_external_memory_uuids(&self->vulkan, native);
 }
 
-/* The application's VkBuffer (with its memory, on this VkDevice). A dma-buf
- * would need VK_KHR_external_memory_fd and VK_EXT_external_memory_dma_buf:
- * not yet. */
+/* The application's VkBuffer (with its memory, on this VkDevice), or an
+ * fd of external memory (vk_external_memory.h). */
 static tflaccel_status buffer_wrap(void *device, const tflaccel_native_buffer *native,
                                    tflaccel_buffer **buffer) {
   vk_plugin_device *self = device;
@@ -283,12 +284,23 @@ static tflaccel_status buffer_wrap(void *device, const tflaccel_native_buffer *n
     return vk_buffer_wrap(self->host, &self->vulkan, (VkBuffer)(uintptr_t)native->handle,
                           (VkDeviceMemory)(uintptr_t)native->memory, native->offset + native->size,
                           buffer);
-  if (native->type == TFLACCEL_BUFFER_DMABUF)
-    return self->host->status_make(TFLACCEL_UNSUPPORTED,
-                                   "gpu_vk: dma-buf import is not supported yet "
-                                   "(gpu_vk does not use VK_EXT_external_memory_dma_buf)");
+  if (native->type == TFLACCEL_BUFFER_OPAQUE_FD || native->type == TFLACCEL_BUFFER_DMABUF)
+    return vk_external_memory_import(self->host, &self->vulkan, self->io_memory, native, buffer);
   return self->host->status_make(TFLACCEL_UNSUPPORTED, "gpu_vk: takes Vulkan buffers, not type %d",
                                  (int)native->type);
+}
+
+static uint32_t buffer_wrap_types(void *device) {
+  return vk_external_memory_types(&((vk_plugin_device *)device)->vulkan);
+}
+
+static tflaccel_status buffer_export(void *device, tflaccel_buffer *buffer, int32_t type,
+                                     tflaccel_native_buffer *native) {
+  vk_plugin_device *self = device;
+  /* A buffer the core's runs may still be writing: none may run on. */
+  tflaccel_status drained = vk_backend_drain(&self->backend_device);
+  if (drained != NULL) return drained;
+  return vk_external_memory_export(self->host, &self->vulkan, buffer, type, native);
 }
 
 static const gpu_api vk_api = {
@@ -309,6 +321,8 @@ static const gpu_api vk_api = {
     .device_native = device_native,
     .buffer_wrap = buffer_wrap,
     .has_events = 1,
+    .buffer_wrap_types = buffer_wrap_types,
+    .buffer_export = buffer_export,
 };
 
 GPU_PLUGIN_EXPORT(vk_api, "gpu_vk", "Vulkan compute devices through the Vulkan loader")

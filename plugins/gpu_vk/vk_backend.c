@@ -268,6 +268,16 @@ static tflaccel_status download_now(vk_backend_device *self, tflaccel_buffer *bu
   return status;
 }
 
+/* Sends a mirrored buffer's host bytes to its device side now. */
+static tflaccel_status upload_now(vk_backend_device *self, tflaccel_buffer *buffer) {
+  tflaccel_status status = prepare_copies(self, buffer);
+  if (status != NULL) return status;
+  VkCommandBuffer upload = vk_buffer_upload_commands(buffer);
+  status = submit_and_wait(self, 1, &upload);
+  if (status == NULL) vk_buffer_set_mirror_state(buffer, VK_MIRROR_CURRENT);
+  return status;
+}
+
 tflaccel_status vk_backend_buffer_write(vk_backend_device *device, tflaccel_buffer *buffer,
                                         uint64_t offset, const void *source, uint64_t size) {
   tflaccel_status drained = vk_backend_drain(device);
@@ -275,19 +285,25 @@ tflaccel_status vk_backend_buffer_write(vk_backend_device *device, tflaccel_buff
   /* The upload copies the whole mirror: a partial write must not bring
    * stale bytes around it back over newer device ones. */
   int partial = offset != 0 || size < vk_buffer_size(buffer);
-  if (vk_buffer_is_mirrored(buffer) && vk_buffer_mirror_state(buffer) == VK_MIRROR_DEVICE_NEWER &&
-      partial) {
+  /* An exported buffer's device side may have been written by another
+   * API, and is read there: a host copy goes through at once. */
+  int exported = vk_buffer_is_mirrored(buffer) && vk_buffer_is_exported(buffer);
+  if (vk_buffer_is_mirrored(buffer) &&
+      (vk_buffer_mirror_state(buffer) == VK_MIRROR_DEVICE_NEWER || exported) && partial) {
     tflaccel_status status = download_now(device, buffer);
     if (status != NULL) return status;
   }
-  return vk_buffer_write(device->host, buffer, offset, source, size);
+  tflaccel_status status = vk_buffer_write(device->host, buffer, offset, source, size);
+  if (status == NULL && exported) status = upload_now(device, buffer);
+  return status;
 }
 
 tflaccel_status vk_backend_buffer_read(vk_backend_device *device, tflaccel_buffer *buffer,
                                        uint64_t offset, void *destination, uint64_t size) {
   tflaccel_status drained = vk_backend_drain(device);
   if (drained != NULL) return drained;
-  if (vk_buffer_is_mirrored(buffer) && vk_buffer_mirror_state(buffer) == VK_MIRROR_DEVICE_NEWER) {
+  if (vk_buffer_is_mirrored(buffer) &&
+      (vk_buffer_mirror_state(buffer) == VK_MIRROR_DEVICE_NEWER || vk_buffer_is_exported(buffer))) {
     tflaccel_status status = download_now(device, buffer);
     if (status != NULL) return status;
   }

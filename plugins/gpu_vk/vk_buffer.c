@@ -28,9 +28,19 @@ struct tflaccel_buffer {
    * mirror stale instead of downloading into it; a host read downloads. */
   int32_t download_on_demand;
   int32_t borrowed; /* buffer and memory are the application's (vk_buffer_wrap) */
+  /* External memory (vk_external_memory.h): memory was allocated
+   * exportable as an opaque fd, of allocation_bytes; exported once
+   * handed out as one. */
+  int32_t exportable, exported;
+  VkDeviceSize allocation_bytes;
 };
 
 #define HOST_ACCESS (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)
+
+/* Bytes an exportable allocation has beyond its buffer: importers may pad
+ * the buffers they make over it (llvmpipe adds 48 bytes to each, and
+ * refuses memory that does not hold them). */
+#define EXPORT_SLACK 64
 #define HOST_CACHED VK_MEMORY_PROPERTY_HOST_CACHED_BIT
 
 /* Memory properties each kind asks for, best first; the next is tried when
@@ -110,8 +120,8 @@ static uint32_t first_type(const vk_device_context *context,
  * window, say) should not stop a larger one. */
 static VkResult allocate_from(const vk_device_context *context,
                               const VkMemoryRequirements *requirements,
-                              VkMemoryPropertyFlags wanted, int *candidates, VkDeviceMemory *memory,
-                              uint32_t *chosen) {
+                              VkMemoryPropertyFlags wanted, const void *allocate_next,
+                              int *candidates, VkDeviceMemory *memory, uint32_t *chosen) {
   const VkPhysicalDeviceMemoryProperties *properties = &context->entry->memory;
   VkResult last = VK_ERROR_OUT_OF_DEVICE_MEMORY;
   for (uint32_t type = 0; type < properties->memoryTypeCount; ++type) {
@@ -120,6 +130,7 @@ static VkResult allocate_from(const vk_device_context *context,
     ++*candidates;
     const VkMemoryAllocateInfo allocate = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+        .pNext = allocate_next,
         .allocationSize = requirements->size,
         .memoryTypeIndex = type,
     };
@@ -142,12 +153,14 @@ static tflaccel_status allocate_memory(const tflaccel_host_services *host,
                                        const VkMemoryRequirements *requirements,
                                        const VkMemoryPropertyFlags *preferences,
                                        uint32_t preference_count, const char *what,
-                                       VkDeviceMemory *memory, VkMemoryPropertyFlags *flags) {
+                                       const void *allocate_next, VkDeviceMemory *memory,
+                                       VkMemoryPropertyFlags *flags) {
   int candidates = 0;
   uint32_t chosen = 0;
   VkResult last = VK_ERROR_OUT_OF_DEVICE_MEMORY;
   for (uint32_t p = 0; p < preference_count; ++p) {
-    last = allocate_from(context, requirements, preferences[p], &candidates, memory, &chosen);
+    last = allocate_from(context, requirements, preferences[p], allocate_next, &candidates, memory,
+                         &chosen);
     if (last != VK_ERROR_OUT_OF_DEVICE_MEMORY && last != VK_ERROR_OUT_OF_HOST_MEMORY) break;
   }
   if (last == VK_SUCCESS) {
@@ -192,16 +205,27 @@ tflaccel_status vk_buffer_host_memory_is_device_local(const tflaccel_host_servic
 
 /* One VkBuffer of `allocation` bytes with its own memory; *mapped is set
  * (the whole allocation) when mapped is not NULL and the memory chosen has
- * all of map_when. */
+ * all of map_when. With *exported_bytes not NULL, the memory is made
+ * exportable as an opaque fd and its size is stored there. */
 static tflaccel_status create_part(const tflaccel_host_services *host,
                                    const vk_device_context *context, VkDeviceSize allocation,
                                    VkBufferUsageFlags usage,
                                    const VkMemoryPropertyFlags *preferences,
                                    uint32_t preference_count, const char *what, VkBuffer *buffer,
                                    VkDeviceMemory *memory, VkMemoryPropertyFlags *flags,
-                                   unsigned char **mapped, VkMemoryPropertyFlags map_when) {
+                                   unsigned char **mapped, VkMemoryPropertyFlags map_when,
+                                   VkDeviceSize *exported_bytes) {
+  const VkExternalMemoryBufferCreateInfo external = {
+      .sType = VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO,
+      .handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT,
+  };
+  const VkExportMemoryAllocateInfo export_info = {
+      .sType = VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO,
+      .handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT,
+  };
   const VkBufferCreateInfo create_info = {
       .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+      .pNext = exported_bytes != NULL ? &external : NULL,
       .size = allocation,
       .usage = usage,
       .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
@@ -215,9 +239,12 @@ static tflaccel_status create_part(const tflaccel_host_services *host,
   }
   VkMemoryRequirements requirements;
   vkGetBufferMemoryRequirements(context->device, *buffer, &requirements);
-  tflaccel_status status = allocate_memory(host, context, &requirements, preferences,
-                                           preference_count, what, memory, flags);
+  if (exported_bytes != NULL) requirements.size += EXPORT_SLACK;
+  tflaccel_status status =
+      allocate_memory(host, context, &requirements, preferences, preference_count, what,
+                      exported_bytes != NULL ? &export_info : NULL, memory, flags);
   if (status != NULL) return status;
+  if (exported_bytes != NULL) *exported_bytes = requirements.size;
   result = vkBindBufferMemory(context->device, *buffer, *memory, 0);
   if (result != VK_SUCCESS) return vk_call_failed(host, "vkBindBufferMemory", result);
   if (mapped != NULL && (*flags & map_when) == map_when) {
@@ -234,9 +261,9 @@ static tflaccel_status create_part(const tflaccel_host_services *host,
 static tflaccel_status add_mirror(const tflaccel_host_services *host,
                                   const vk_device_context *context, tflaccel_buffer *created);
 
-tflaccel_status vk_buffer_create(const tflaccel_host_services *host,
-                                 const vk_device_context *context, uint64_t size,
-                                 vk_memory_kind kind, tflaccel_buffer **buffer) {
+static tflaccel_status create_buffer(const tflaccel_host_services *host,
+                                    const vk_device_context *context, uint64_t size,
+                                    vk_memory_kind kind, int exportable, tflaccel_buffer **buffer) {
   *buffer = NULL;
   /* Vulkan refuses empty buffers, so an empty tensor still gets one; the
    * kernels read tensors as 16-byte vectors, so the last is whole. */
@@ -254,6 +281,8 @@ tflaccel_status vk_buffer_create(const tflaccel_host_services *host,
   memset(created, 0, sizeof *created);
   created->size = size;
   created->allocation = allocation;
+  created->exportable = exportable;
+  VkDeviceSize *exported_bytes = exportable ? &created->allocation_bytes : NULL;
 
   tflaccel_status status;
   VkMemoryPropertyFlags flags = 0;
@@ -261,7 +290,8 @@ tflaccel_status vk_buffer_create(const tflaccel_host_services *host,
     status =
         create_part(host, context, allocation, KERNEL_USAGE, host_preferences,
                     sizeof host_preferences / sizeof host_preferences[0], "host-visible, coherent ",
-                    &created->buffer, &created->memory, &flags, &created->mapped, HOST_ACCESS);
+                    &created->buffer, &created->memory, &flags, &created->mapped, HOST_ACCESS,
+                    exported_bytes);
   } else {
     /* A device buffer is mapped where its memory is host-visible and
      * coherent (nothing flushes the GPU layer's buffers), except with
@@ -270,7 +300,8 @@ tflaccel_status vk_buffer_create(const tflaccel_host_services *host,
     status =
         create_part(host, context, allocation, KERNEL_USAGE, device_preferences,
                     sizeof device_preferences / sizeof device_preferences[0], "", &created->buffer,
-                    &created->memory, &flags, map ? &created->mapped : NULL, HOST_ACCESS);
+                    &created->memory, &flags, map ? &created->mapped : NULL, HOST_ACCESS,
+                    exported_bytes);
   }
   if (status == NULL && kind == VK_MEMORY_MIRRORED) status = add_mirror(host, context, created);
   if (status != NULL) {
@@ -279,6 +310,49 @@ tflaccel_status vk_buffer_create(const tflaccel_host_services *host,
   }
   *buffer = created;
   return NULL;
+}
+
+tflaccel_status vk_buffer_create(const tflaccel_host_services *host,
+                                 const vk_device_context *context, uint64_t size,
+                                 vk_memory_kind kind, tflaccel_buffer **buffer) {
+  return create_buffer(host, context, size, kind, 0, buffer);
+}
+
+tflaccel_status vk_buffer_create_exportable(const tflaccel_host_services *host,
+                                            const vk_device_context *context, uint64_t size,
+                                            vk_memory_kind kind, tflaccel_buffer **buffer) {
+  const vk_device_entry *entry = context->entry;
+  int exportable = context->get_memory_fd != NULL && entry->opaque_fd_exportable &&
+                   !entry->opaque_fd_dedicated_only;
+  return create_buffer(host, context, size, kind, exportable, buffer);
+}
+
+int vk_buffer_exportable(const tflaccel_buffer *buffer) { return buffer->exportable; }
+
+VkDeviceSize vk_buffer_exported_bytes(const tflaccel_buffer *buffer) {
+  return buffer->allocation_bytes;
+}
+
+void vk_buffer_mark_exported(tflaccel_buffer *buffer) {
+  buffer->exported = 1;
+  buffer->download_on_demand = 1;
+}
+
+int vk_buffer_is_exported(const tflaccel_buffer *buffer) { return buffer->exported; }
+
+void vk_buffer_adopt(tflaccel_buffer *buffer) { buffer->borrowed = 0; }
+
+uint32_t vk_buffer_memory_type(const vk_device_context *context,
+                               const VkMemoryRequirements *requirements, vk_memory_kind kind) {
+  const VkMemoryPropertyFlags *preferences = kind == VK_MEMORY_HOST ? host_preferences
+                                                                    : device_preferences;
+  size_t count = kind == VK_MEMORY_HOST ? sizeof host_preferences / sizeof host_preferences[0]
+                                        : sizeof device_preferences / sizeof device_preferences[0];
+  for (size_t p = 0; p < count; ++p) {
+    uint32_t type = first_type(context, requirements, preferences[p]);
+    if (type != UINT32_MAX) return type;
+  }
+  return UINT32_MAX;
 }
 
 tflaccel_status vk_buffer_wrap(const tflaccel_host_services *host, const vk_device_context *context,
@@ -326,7 +400,7 @@ static tflaccel_status add_mirror(const tflaccel_host_services *host,
       create_part(host, context, created->allocation, MIRROR_USAGE, mirror_preferences,
                   sizeof mirror_preferences / sizeof mirror_preferences[0], "host-visible ",
                   &created->mirror, &created->mirror_memory, &flags, &created->mirror_mapped,
-                  VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
+                  VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, NULL);
   created->mirror_coherent = (flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0;
   return status;
 }

@@ -56,6 +56,30 @@ tflaccel_status vk_buffer_wrap(const tflaccel_host_services *host, const vk_devi
                                VkBuffer application_buffer, VkDeviceMemory memory, uint64_t size,
                                tflaccel_buffer **buffer);
 
+/* ---- external memory (vk_external_memory.h) ---- */
+
+/* vk_buffer_create for a buffer handed to the application: its kernels'
+ * side is allocated exportable as an opaque fd where the device allows
+ * (VK_KHR_external_memory_fd, exportable, not dedicated-only). */
+tflaccel_status vk_buffer_create_exportable(const tflaccel_host_services *host,
+                                            const vk_device_context *context, uint64_t size,
+                                            vk_memory_kind kind, tflaccel_buffer **buffer);
+int vk_buffer_exportable(const tflaccel_buffer *buffer);
+/* Bytes of its exportable allocation (the size an importer gives). */
+VkDeviceSize vk_buffer_exported_bytes(const tflaccel_buffer *buffer);
+/* Its memory went out as an fd: host copies reach the device side at
+ * once (vk_backend_buffer_write/read), as another API reads it there. */
+void vk_buffer_mark_exported(tflaccel_buffer *buffer);
+int vk_buffer_is_exported(const tflaccel_buffer *buffer);
+/* A vk_buffer_wrap'ed VkBuffer and memory become the buffer's own (an
+ * import): destroyed with it. */
+void vk_buffer_adopt(tflaccel_buffer *buffer);
+/* The memory type a buffer of kind with these requirements takes first
+ * (an import must name the exporter's type; same device, same choice),
+ * or UINT32_MAX. */
+uint32_t vk_buffer_memory_type(const vk_device_context *context,
+                               const VkMemoryRequirements *requirements, vk_memory_kind kind);
+
 /* Whether VK_MEMORY_HOST buffers of this device would live in device-local
  * memory (the first memory type such a buffer would take has
  * DEVICE_LOCAL). Where not, the core's buffers are better mirrored. */

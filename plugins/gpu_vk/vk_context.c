@@ -9,6 +9,8 @@
 
 #define FLOAT16_INT8_EXTENSION "VK_KHR_shader_float16_int8"
 #define DRIVER_PROPERTIES_EXTENSION "VK_KHR_driver_properties"
+#define EXTERNAL_MEMORY_FD_EXTENSION "VK_KHR_external_memory_fd"
+#define EXTERNAL_MEMORY_DMA_BUF_EXTENSION "VK_EXT_external_memory_dma_buf"
 
 /* Copies a driver string into an info field, cut to fit (deliberately). */
 static void copy_field(char field[TFLACCEL_DEVICE_STRING_SIZE], const char *text) {
@@ -110,7 +112,7 @@ static tflaccel_status find_compute_family(const tflaccel_host_services *host,
 /* Which of the optional device extensions gpu_vk uses are present. */
 static tflaccel_status find_extensions(const tflaccel_host_services *host,
                                        VkPhysicalDevice physical, int *float16_int8,
-                                       int *driver_properties) {
+                                       int *driver_properties, vk_device_entry *entry) {
   *float16_int8 = 0;
   *driver_properties = 0;
   uint32_t count = 0;
@@ -130,6 +132,10 @@ static tflaccel_status find_extensions(const tflaccel_host_services *host,
     if (strcmp(extensions[i].extensionName, FLOAT16_INT8_EXTENSION) == 0) *float16_int8 = 1;
     if (strcmp(extensions[i].extensionName, DRIVER_PROPERTIES_EXTENSION) == 0)
       *driver_properties = 1;
+    if (strcmp(extensions[i].extensionName, EXTERNAL_MEMORY_FD_EXTENSION) == 0)
+      entry->external_memory_fd = 1;
+    if (strcmp(extensions[i].extensionName, EXTERNAL_MEMORY_DMA_BUF_EXTENSION) == 0)
+      entry->external_memory_dma_buf = 1;
   }
   host->free(host->context, extensions);
   return NULL;
@@ -202,6 +208,25 @@ static uint64_t device_local_bytes(const VkPhysicalDeviceMemoryProperties *memor
   return total;
 }
 
+/* What OPAQUE_FD external memory allows for buffers of the usage gpu_vk
+ * gives the buffers it hands out (vk_buffer.c's kernel usage). */
+static void describe_external_memory(VkPhysicalDevice physical, vk_device_entry *entry) {
+  const VkPhysicalDeviceExternalBufferInfo info = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO,
+      .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+               VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+      .handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT,
+  };
+  VkExternalBufferProperties properties = {.sType = VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES};
+  vkGetPhysicalDeviceExternalBufferProperties(physical, &info, &properties);
+  VkExternalMemoryFeatureFlags features =
+      properties.externalMemoryProperties.externalMemoryFeatures;
+  entry->opaque_fd_exportable = (features & VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT) != 0;
+  entry->opaque_fd_importable = (features & VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT) != 0;
+  entry->opaque_fd_dedicated_only =
+      (features & VK_EXTERNAL_MEMORY_FEATURE_DEDICATED_ONLY_BIT) != 0;
+}
+
 /* Fills entry for a physical device; *usable = 0 when it cannot serve
  * (older than Vulkan 1.1 or no compute queue). */
 static tflaccel_status describe_device(const tflaccel_host_services *host,
@@ -228,16 +253,17 @@ static tflaccel_status describe_device(const tflaccel_host_services *host,
     return NULL;
   }
   int float16_int8 = 0, driver_properties = 0;
-  status = find_extensions(host, physical, &float16_int8, &driver_properties);
+  status = find_extensions(host, physical, &float16_int8, &driver_properties, entry);
   if (status != NULL) return status;
 
   /* Properties and features beyond 1.0, each struct chained only when the
    * device has it (core 1.1 or a listed extension). */
   VkPhysicalDeviceDriverPropertiesKHR driver = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES_KHR};
+  VkPhysicalDeviceIDProperties ids = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES,
+                                      .pNext = driver_properties ? &driver : NULL};
   VkPhysicalDeviceMaintenance3Properties maintenance3 = {
-      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES,
-      .pNext = driver_properties ? &driver : NULL};
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES, .pNext = &ids};
   VkPhysicalDeviceProperties2 properties = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
                                             .pNext = &maintenance3};
   vkGetPhysicalDeviceProperties2(physical, &properties);
@@ -256,6 +282,9 @@ static tflaccel_status describe_device(const tflaccel_host_services *host,
       options->use_16bit_storage && storage16.storageBuffer16BitAccess == VK_TRUE;
   entry->shader_float16 = options->use_float16 && float16_int8 && float16.shaderFloat16 == VK_TRUE;
   entry->max_allocation_size = maintenance3.maxMemoryAllocationSize;
+  memcpy(entry->device_uuid, ids.deviceUUID, VK_UUID_SIZE);
+  memcpy(entry->driver_uuid, ids.driverUUID, VK_UUID_SIZE);
+  if (entry->external_memory_fd) describe_external_memory(physical, entry);
   entry->limits = basic.limits;
 
   tflaccel_device_info *info = &entry->info;
@@ -372,14 +401,17 @@ tflaccel_status vk_device_context_create(const tflaccel_host_services *host,
       .pNext = entry->shader_float16 ? &float16 : NULL,
       .storageBuffer16BitAccess = entry->storage_buffer_16bit ? VK_TRUE : VK_FALSE,
   };
-  const char *extensions[] = {FLOAT16_INT8_EXTENSION};
+  const char *extensions[2];
+  uint32_t extension_count = 0;
+  if (entry->shader_float16) extensions[extension_count++] = FLOAT16_INT8_EXTENSION;
+  if (entry->external_memory_fd) extensions[extension_count++] = EXTERNAL_MEMORY_FD_EXTENSION;
   const VkDeviceCreateInfo create_info = {
       .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
       .pNext = &storage16,
       .queueCreateInfoCount = 1,
       .pQueueCreateInfos = &queue,
-      .enabledExtensionCount = entry->shader_float16 ? 1 : 0,
-      .ppEnabledExtensionNames = entry->shader_float16 ? extensions : NULL,
+      .enabledExtensionCount = extension_count,
+      .ppEnabledExtensionNames = extension_count > 0 ? extensions : NULL,
   };
   VkResult result = vkCreateDevice(entry->physical, &create_info, NULL, &context->device);
   if (result != VK_SUCCESS) {
@@ -387,6 +419,9 @@ tflaccel_status vk_device_context_create(const tflaccel_host_services *host,
     return vk_call_failed(host, "vkCreateDevice", result);
   }
   vkGetDeviceQueue(context->device, entry->compute_family, 0, &context->queue);
+  if (entry->external_memory_fd)
+    context->get_memory_fd =
+        (PFN_vkGetMemoryFdKHR)vkGetDeviceProcAddr(context->device, "vkGetMemoryFdKHR");
   return NULL;
 }
 

@@ -20,6 +20,16 @@ typedef struct vk_device_entry {
   VkPhysicalDeviceLimits limits;
   VkPhysicalDeviceMemoryProperties memory;
   tflaccel_device_info info;
+  /* External memory (vk_external_memory.h): VK_KHR_external_memory_fd is
+   * offered (then enabled) and what it allows for the buffers gpu_vk makes
+   * (vkGetPhysicalDeviceExternalBufferProperties, OPAQUE_FD); whether
+   * VK_EXT_external_memory_dma_buf is offered; the device's and driver's
+   * UUIDs (VkPhysicalDeviceIDProperties). */
+  int32_t external_memory_fd;
+  int32_t opaque_fd_exportable, opaque_fd_importable, opaque_fd_dedicated_only;
+  int32_t external_memory_dma_buf;
+  uint8_t device_uuid[VK_UUID_SIZE];
+  uint8_t driver_uuid[VK_UUID_SIZE];
 } vk_device_entry;
 
 /* What the plugin options ask of the instance and its devices. */
@@ -54,6 +64,8 @@ typedef struct vk_device_context {
    * device, NULL before it is set. A pointer, so that calls through a
    * const context still count. */
   gpu_fault *fault;
+  /* vkGetMemoryFdKHR where entry->external_memory_fd, else NULL. */
+  PFN_vkGetMemoryFdKHR get_memory_fd;
 } vk_device_context;
 
 /* Creates the logical device with the 16-bit features the entry reports. */

@@ -36,7 +36,9 @@ def gpu_model(path, plugin):
 def test_device_buffers_run_in_place(small_model, plugin):
     model = gpu_model(small_model, plugin)
     wanted = model.buffer_requirements(0)
-    assert wanted["types"] == ["host", GPU_PLUGINS[plugin]] and wanted["accelerator"] == plugin
+    # Then the external memory fds the driver imports (C test_external_memory).
+    assert wanted["types"][:2] == ["host", GPU_PLUGINS[plugin]] and wanted["accelerator"] == plugin
+    assert set(wanted["types"][2:]) <= {"opaque_fd"}
     assert wanted["size"] == model.get_input_details()[0]["shape"].prod() * 4
     image = frame(model, 1)
     expected = model.run([image])
