@@ -110,7 +110,7 @@ static tflaccel_status find_compute_family(const tflaccel_host_services *host,
 /* Which of the optional device extensions gpu_vk uses are present. */
 static tflaccel_status find_extensions(const tflaccel_host_services *host,
                                        VkPhysicalDevice physical, int *float16_int8,
-                                       int *driver_properties) {
+                                       int *driver_properties, vk_sync_support *sync) {
   *float16_int8 = 0;
   *driver_properties = 0;
   uint32_t count = 0;
@@ -130,6 +130,7 @@ static tflaccel_status find_extensions(const tflaccel_host_services *host,
     if (strcmp(extensions[i].extensionName, FLOAT16_INT8_EXTENSION) == 0) *float16_int8 = 1;
     if (strcmp(extensions[i].extensionName, DRIVER_PROPERTIES_EXTENSION) == 0)
       *driver_properties = 1;
+    vk_sync_support_note_extension(sync, extensions[i].extensionName);
   }
   host->free(host->context, extensions);
   return NULL;
@@ -228,8 +229,9 @@ static tflaccel_status describe_device(const tflaccel_host_services *host,
     return NULL;
   }
   int float16_int8 = 0, driver_properties = 0;
-  status = find_extensions(host, physical, &float16_int8, &driver_properties);
+  status = find_extensions(host, physical, &float16_int8, &driver_properties, &entry->sync);
   if (status != NULL) return status;
+  vk_sync_support_query(physical, &entry->sync);
 
   /* Properties and features beyond 1.0, each struct chained only when the
    * device has it (core 1.1 or a listed extension). */
@@ -372,14 +374,20 @@ tflaccel_status vk_device_context_create(const tflaccel_host_services *host,
       .pNext = entry->shader_float16 ? &float16 : NULL,
       .storageBuffer16BitAccess = entry->storage_buffer_16bit ? VK_TRUE : VK_FALSE,
   };
-  const char *extensions[] = {FLOAT16_INT8_EXTENSION};
+  const char *extensions[4];
+  uint32_t extension_count = 0;
+  if (entry->shader_float16) extensions[extension_count++] = FLOAT16_INT8_EXTENSION;
+  /* Timeline semaphores and fd sync objects where the device has them. */
+  VkPhysicalDeviceTimelineSemaphoreFeaturesKHR timeline;
+  const void *features =
+      vk_sync_device_chain(&entry->sync, &timeline, &storage16, extensions, &extension_count);
   const VkDeviceCreateInfo create_info = {
       .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-      .pNext = &storage16,
+      .pNext = features,
       .queueCreateInfoCount = 1,
       .pQueueCreateInfos = &queue,
-      .enabledExtensionCount = entry->shader_float16 ? 1 : 0,
-      .ppEnabledExtensionNames = entry->shader_float16 ? extensions : NULL,
+      .enabledExtensionCount = extension_count,
+      .ppEnabledExtensionNames = extension_count > 0 ? extensions : NULL,
   };
   VkResult result = vkCreateDevice(entry->physical, &create_info, NULL, &context->device);
   if (result != VK_SUCCESS) {

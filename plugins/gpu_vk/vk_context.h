@@ -8,6 +8,7 @@
 
 #include "plugins/gpu_common/gpu_fault.h"
 #include "plugins/gpu_vk/vk_debug.h"
+#include "plugins/gpu_vk/vk_semaphore.h"
 #include "tflaccel/accelerator.h"
 
 typedef struct vk_device_entry {
@@ -20,6 +21,7 @@ typedef struct vk_device_entry {
   VkPhysicalDeviceLimits limits;
   VkPhysicalDeviceMemoryProperties memory;
   tflaccel_device_info info;
+  vk_sync_support sync; /* semaphores and fd sync objects (vk_semaphore.h) */
 } vk_device_entry;
 
 /* What the plugin options ask of the instance and its devices. */
