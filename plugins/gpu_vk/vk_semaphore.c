@@ -437,7 +437,13 @@ tflaccel_status vk_semaphore_export(vk_event *event, int32_t type, tflaccel_nati
 
 /* Whether the fd of native is open; a dup() of it (Vulkan takes the
  * dup on a successful import; the application keeps its own). */
+/* A sync_file fd of -1 (handle UINT64_MAX) is Vulkan's "signalled already". */
+static int signalled_sync_file(const tflaccel_native_event *native) {
+  return native->type == TFLACCEL_NATIVE_EVENT_SYNC_FILE_FD && native->handle == UINT64_MAX;
+}
+
 static tflaccel_status check_fd(const vk_sync *sync, const tflaccel_native_event *native) {
+  if (signalled_sync_file(native)) return NULL;
   if (native->handle <= (uint64_t)INT_MAX && fcntl((int)native->handle, F_GETFD) != -1) return NULL;
   return sync->host->status_make(TFLACCEL_INVALID_ARGUMENT,
                                  "gpu_vk: event_wrap: %s %llu is not an open file descriptor",
@@ -448,7 +454,7 @@ static tflaccel_status check_fd(const vk_sync *sync, const tflaccel_native_event
 static tflaccel_status dup_fd(vk_sync *sync, const tflaccel_native_event *native, int *copy) {
   *copy = -1;
   tflaccel_status status = check_fd(sync, native);
-  if (status != NULL) return status;
+  if (status != NULL || signalled_sync_file(native)) return status;
   *copy = fcntl((int)native->handle, F_DUPFD_CLOEXEC, 0);
   if (*copy == -1)
     return sync->host->status_make(TFLACCEL_BACKEND_ERROR, "gpu_vk: event_wrap: dup of fd %d: %s",
@@ -483,7 +489,7 @@ static tflaccel_status import_semaphore_fd(vk_sync *sync, const tflaccel_native_
       .fd = fd};
   VkResult result = sync->import_semaphore_fd(sync->device, &info);
   if (result == VK_SUCCESS) return NULL;
-  close(fd);
+  if (fd >= 0) close(fd);
   return result == VK_ERROR_INVALID_EXTERNAL_HANDLE
              ? sync->host->status_make(TFLACCEL_INVALID_ARGUMENT,
                                        "gpu_vk: event_wrap: %s %d is not a %s semaphore's fd of "
@@ -503,7 +509,7 @@ static tflaccel_status import_fence_sync_fd(vk_sync *sync, const tflaccel_native
   const VkFenceCreateInfo create = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
   VkResult result = vkCreateFence(sync->device, &create, NULL, &event->fence);
   if (result != VK_SUCCESS) {
-    close(fd);
+    if (fd >= 0) close(fd);
     event->fence = VK_NULL_HANDLE;
     return vk_call_failed(sync->host, "vkCreateFence", result);
   }
@@ -515,7 +521,7 @@ static tflaccel_status import_fence_sync_fd(vk_sync *sync, const tflaccel_native
                                        .fd = fd};
   result = sync->import_fence_fd(sync->device, &info);
   if (result == VK_SUCCESS) return NULL;
-  close(fd);
+  if (fd >= 0) close(fd);
   return vk_call_failed(sync->host, "vkImportFenceFdKHR", result);
 }
 

@@ -57,6 +57,8 @@ typedef struct vk_offers {
   int semaphore_fd;          /* VK_KHR_external_semaphore_fd */
   int timeline_opaque_fd;    /* timeline semaphores export and import as OPAQUE_FD */
   int binary_sync_fd_export; /* binary semaphores export as SYNC_FD */
+  int binary_opaque_fd;      /* binary semaphores export and import as OPAQUE_FD */
+  int fence_sync_fd;         /* VK_KHR_external_fence_fd: fences export as SYNC_FD */
   char driver[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE + VK_MAX_DRIVER_NAME_SIZE + 8];
 } vk_offers;
 
@@ -113,6 +115,15 @@ static void find_offers(VkPhysicalDevice physical, vk_offers *offers) {
            driver.driverName);
   offers->timeline = has_extension(physical, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
   offers->semaphore_fd = has_extension(physical, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
+  if (has_extension(physical, VK_KHR_EXTERNAL_FENCE_FD_EXTENSION_NAME)) {
+    VkPhysicalDeviceExternalFenceInfo info = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_FENCE_INFO,
+        .handleType = VK_EXTERNAL_FENCE_HANDLE_TYPE_SYNC_FD_BIT};
+    VkExternalFenceProperties fence = {.sType = VK_STRUCTURE_TYPE_EXTERNAL_FENCE_PROPERTIES};
+    vkGetPhysicalDeviceExternalFenceProperties(physical, &info, &fence);
+    offers->fence_sync_fd =
+        (fence.externalFenceFeatures & VK_EXTERNAL_FENCE_FEATURE_EXPORTABLE_BIT) != 0;
+  }
   if (!offers->semaphore_fd) return;
   const VkExternalSemaphoreFeatureFlags both = VK_EXTERNAL_SEMAPHORE_FEATURE_EXPORTABLE_BIT |
                                                VK_EXTERNAL_SEMAPHORE_FEATURE_IMPORTABLE_BIT;
@@ -120,6 +131,9 @@ static void find_offers(VkPhysicalDevice physical, vk_offers *offers) {
       offers->timeline && (semaphore_features(physical, VK_SEMAPHORE_TYPE_TIMELINE,
                                               VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT) &
                            both) == both;
+  offers->binary_opaque_fd = (semaphore_features(physical, VK_SEMAPHORE_TYPE_BINARY,
+                                                 VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT) &
+                              both) == both;
   offers->binary_sync_fd_export =
       (semaphore_features(physical, VK_SEMAPHORE_TYPE_BINARY,
                           VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_SYNC_FD_BIT) &
@@ -606,6 +620,118 @@ START_TEST(application_binary_semaphore_gates_the_run) {
 }
 END_TEST
 
+/* A binary semaphore of the application's, exportable as handle. */
+static VkSemaphore create_exportable_binary(const vk_setup *setup,
+                                            VkExternalSemaphoreHandleTypeFlagBits handle) {
+  VkExportSemaphoreCreateInfo export_info = {.sType = VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO,
+                                             .handleTypes = handle};
+  VkSemaphoreCreateInfo info = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO,
+                                .pNext = &export_info};
+  VkSemaphore semaphore = VK_NULL_HANDLE;
+  ck_assert_int_eq(vkCreateSemaphore(setup->device, &info, NULL, &semaphore), VK_SUCCESS);
+  return semaphore;
+}
+
+/* Gates a run with a wrapped fd event and checks its outputs. */
+static void gate_with(const vk_setup *setup, tflaccel_tensor_event *gate) {
+  clear_outputs(setup);
+  set_input_events(setup, gate);
+  wait_and_check(setup, run_queued(setup));
+  ck_assert_int_eq(tflaccel_tensor_event_is_signaled(gate), 1);
+  set_input_events(setup, NULL);
+  tflaccel_tensor_event_destroy(gate);
+}
+
+START_TEST(application_opaque_fd_binary_semaphore_gates_the_run) {
+  vk_setup setup;
+  if (!open_setup(&setup, 0)) return;
+  if (!setup.offers.binary_opaque_fd) {
+    printf("gpu_vk: binary OPAQUE_FD import skipped: %s not offered by %s\n",
+           setup.offers.semaphore_fd ? "binary OPAQUE_FD semaphores" : "VK_KHR_external_semaphore_fd",
+           setup.offers.driver);
+    close_setup(&setup);
+    return;
+  }
+  VkSemaphore semaphore =
+      create_exportable_binary(&setup, VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT);
+  signal_binary(&setup, semaphore, VK_NULL_HANDLE);
+  VkSemaphoreGetFdInfoKHR get = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR,
+                                 .semaphore = semaphore,
+                                 .handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT};
+  int fd = -1;
+  ck_assert_int_eq(setup.get_semaphore_fd(setup.device, &get, &fd), VK_SUCCESS);
+  /* Imported temporarily into a semaphore of gpu_vk's, from a dup. */
+  tflaccel_tensor_event *gate = wrap(&setup, TFLACCEL_NATIVE_EVENT_OPAQUE_FD, (uint64_t)fd, 0);
+  ck_assert_int_eq(close(fd), 0);
+  gate_with(&setup, gate);
+  vkDestroySemaphore(setup.device, semaphore, NULL);
+  printf("gpu_vk: an OPAQUE_FD of the application's binary semaphore gated a queued run\n");
+  close_setup(&setup);
+}
+END_TEST
+
+START_TEST(application_sync_file_gates_the_run) {
+  vk_setup setup;
+  if (!open_setup(&setup, 0)) return;
+  if (!setup.offers.fence_sync_fd && !setup.offers.binary_sync_fd_export) {
+    printf("gpu_vk: sync_file import skipped: neither VK_KHR_external_fence_fd nor "
+           "VK_KHR_external_semaphore_fd exports a sync_file on %s\n",
+           setup.offers.driver);
+    close_setup(&setup);
+    return;
+  }
+  /* The application's sync_file: of a fence, or of a binary semaphore. */
+  VkFence fence = VK_NULL_HANDLE;
+  VkSemaphore semaphore = VK_NULL_HANDLE;
+  int fd = -1;
+  if (setup.offers.fence_sync_fd) {
+    VkExportFenceCreateInfo export_info = {.sType = VK_STRUCTURE_TYPE_EXPORT_FENCE_CREATE_INFO,
+                                           .handleTypes = VK_EXTERNAL_FENCE_HANDLE_TYPE_SYNC_FD_BIT};
+    VkFenceCreateInfo info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, .pNext = &export_info};
+    ck_assert_int_eq(vkCreateFence(setup.device, &info, NULL, &fence), VK_SUCCESS);
+    VkQueue queue = VK_NULL_HANDLE;
+    vkGetDeviceQueue(setup.device, setup.queue_family, 0, &queue);
+    ck_assert_int_eq(vkQueueSubmit(queue, 0, NULL, fence), VK_SUCCESS);
+    PFN_vkGetFenceFdKHR get_fence_fd =
+        (PFN_vkGetFenceFdKHR)vkGetDeviceProcAddr(setup.device, "vkGetFenceFdKHR");
+    ck_assert_ptr_nonnull(get_fence_fd);
+    VkFenceGetFdInfoKHR get = {.sType = VK_STRUCTURE_TYPE_FENCE_GET_FD_INFO_KHR,
+                               .fence = fence,
+                               .handleType = VK_EXTERNAL_FENCE_HANDLE_TYPE_SYNC_FD_BIT};
+    ck_assert_int_eq(get_fence_fd(setup.device, &get, &fd), VK_SUCCESS);
+  } else {
+    semaphore = create_exportable_binary(&setup, VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_SYNC_FD_BIT);
+    signal_binary(&setup, semaphore, VK_NULL_HANDLE);
+    VkSemaphoreGetFdInfoKHR get = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR,
+                                   .semaphore = semaphore,
+                                   .handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_SYNC_FD_BIT};
+    ck_assert_int_eq(setup.get_semaphore_fd(setup.device, &get, &fd), VK_SUCCESS);
+  }
+  /* -1: signalled already, which gpu_vk takes as such. */
+  uint64_t handle = fd == -1 ? UINT64_MAX : (uint64_t)fd;
+  tflaccel_native_event native = {.struct_size = sizeof native,
+                                  .type = TFLACCEL_NATIVE_EVENT_SYNC_FILE_FD,
+                                  .handle = handle};
+  tflaccel_tensor_event *gate = NULL;
+  tflaccel_status status = tflaccel_tensor_event_create_from_native(setup.fixture.environment,
+                                                                    "gpu_vk", &native, &gate);
+  if (fd != -1) ck_assert_int_eq(close(fd), 0);
+  if (status != NULL && tflaccel_status_code_of(status) == TFLACCEL_UNSUPPORTED) {
+    printf("gpu_vk: sync_file import skipped: %s\n", tflaccel_status_message(status));
+    expect_error(status, TFLACCEL_UNSUPPORTED, "SYNC_FD");
+  } else {
+    ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+    gate_with(&setup, gate);
+    printf("gpu_vk: the application's sync_file (of a %s) gated a queued run\n",
+           fence != VK_NULL_HANDLE ? "fence" : "binary semaphore");
+  }
+  ck_assert_int_eq(vkDeviceWaitIdle(setup.device), VK_SUCCESS);
+  if (fence != VK_NULL_HANDLE) vkDestroyFence(setup.device, fence, NULL);
+  if (semaphore != VK_NULL_HANDLE) vkDestroySemaphore(setup.device, semaphore, NULL);
+  close_setup(&setup);
+}
+END_TEST
+
 START_TEST(bad_semaphores_and_fds_are_refused) {
   vk_setup setup;
   if (!open_setup(&setup, 0)) return;
@@ -656,6 +782,8 @@ int main(void) {
   tcase_add_test(tcase, queued_runs_export_timeline_semaphores);
   tcase_add_test(tcase, application_timeline_semaphore_gates_the_run);
   tcase_add_test(tcase, application_binary_semaphore_gates_the_run);
+  tcase_add_test(tcase, application_opaque_fd_binary_semaphore_gates_the_run);
+  tcase_add_test(tcase, application_sync_file_gates_the_run);
   tcase_add_test(tcase, bad_semaphores_and_fds_are_refused);
   suite_add_tcase(suite, tcase);
   return test_run_suite(suite);
