@@ -371,10 +371,11 @@ tflaccel_status vk_semaphore_event_query(vk_event *event, int32_t *signalled) {
   return status;
 }
 
-/* "<device>" and what it lacks, as the one line of an UNSUPPORTED export. */
+/* The one line of an UNSUPPORTED export or wrap: the type, the device and
+ * what it lacks. */
 static tflaccel_status lacks(const vk_sync *sync, int32_t type, const char *missing) {
-  return sync->host->status_make(TFLACCEL_UNSUPPORTED, "gpu_vk: no %s events: %s on %s",
-                                 gpu_native_event_name(type), missing, sync->device_name);
+  return sync->host->status_make(TFLACCEL_UNSUPPORTED, "gpu_vk: no %s events on %s: %s",
+                                 gpu_native_event_name(type), sync->device_name, missing);
 }
 
 tflaccel_status vk_semaphore_export(vk_event *event, int32_t type, tflaccel_native_event *native) {
