@@ -14,25 +14,23 @@
 /* ---- what the driver offers ---- */
 
 void vk_sync_support_note_extension(vk_sync_support *support, const char *name) {
-  if (strcmp(name, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME) == 0)
-    support->timeline_extension = 1;
+  if (strcmp(name, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME) == 0) support->timeline_extension = 1;
   if (strcmp(name, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME) == 0) support->semaphore_fd = 1;
   if (strcmp(name, VK_KHR_EXTERNAL_FENCE_FD_EXTENSION_NAME) == 0) support->fence_fd = 1;
 }
 
 /* The external features of a semaphore of type as handle_type. */
-static VkExternalSemaphoreFeatureFlags semaphore_features(VkPhysicalDevice physical,
-                                                          VkSemaphoreType type,
-                                                          VkExternalSemaphoreHandleTypeFlagBits
-                                                              handle_type) {
+static VkExternalSemaphoreFeatureFlags
+semaphore_features(VkPhysicalDevice physical, VkSemaphoreType type,
+                   VkExternalSemaphoreHandleTypeFlagBits handle_type) {
   const VkSemaphoreTypeCreateInfoKHR type_info = {
       .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO_KHR, .semaphoreType = type};
   const VkPhysicalDeviceExternalSemaphoreInfo info = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_SEMAPHORE_INFO,
       .pNext = type == VK_SEMAPHORE_TYPE_TIMELINE ? &type_info : NULL,
       .handleType = handle_type};
-  VkExternalSemaphoreProperties properties = {
-      .sType = VK_STRUCTURE_TYPE_EXTERNAL_SEMAPHORE_PROPERTIES};
+  VkExternalSemaphoreProperties properties = {.sType =
+                                                  VK_STRUCTURE_TYPE_EXTERNAL_SEMAPHORE_PROPERTIES};
   vkGetPhysicalDeviceExternalSemaphoreProperties(physical, &info, &properties);
   return properties.externalSemaphoreFeatures;
 }
@@ -102,10 +100,10 @@ static tflaccel_status create_semaphore(vk_sync *sync, VkSemaphoreType type,
       .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO_KHR,
       .pNext = exported != 0 ? &export_info : NULL,
       .semaphoreType = type};
-  const VkSemaphoreCreateInfo info = {
-      .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO,
-      .pNext = type == VK_SEMAPHORE_TYPE_TIMELINE ? (const void *)&type_info
-                                                  : (exported != 0 ? &export_info : NULL)};
+  const VkSemaphoreCreateInfo info = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO,
+                                      .pNext = type == VK_SEMAPHORE_TYPE_TIMELINE
+                                                   ? (const void *)&type_info
+                                                   : (exported != 0 ? &export_info : NULL)};
   VkResult result = vkCreateSemaphore(sync->device, &info, NULL, semaphore);
   if (result == VK_SUCCESS) return NULL;
   *semaphore = VK_NULL_HANDLE;
@@ -130,7 +128,8 @@ tflaccel_status vk_sync_init(const tflaccel_host_services *host, VkDevice device
   }
   sync->locks_made = 1;
   if (support->timeline) {
-    sync->get_counter = LOAD(sync, "vkGetSemaphoreCounterValueKHR", PFN_vkGetSemaphoreCounterValueKHR);
+    sync->get_counter =
+        LOAD(sync, "vkGetSemaphoreCounterValueKHR", PFN_vkGetSemaphoreCounterValueKHR);
     sync->wait_semaphores = LOAD(sync, "vkWaitSemaphoresKHR", PFN_vkWaitSemaphoresKHR);
   }
   if (support->semaphore_fd) {
@@ -146,12 +145,12 @@ tflaccel_status vk_sync_init(const tflaccel_host_services *host, VkDevice device
                              device_name);
   }
   if (!support->timeline) return NULL;
-  tflaccel_status status = create_semaphore(
-      sync, VK_SEMAPHORE_TYPE_TIMELINE,
-      support->timeline_opaque_export && sync->get_semaphore_fd != NULL
-          ? VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT
-          : 0,
-      &sync->timeline);
+  tflaccel_status status =
+      create_semaphore(sync, VK_SEMAPHORE_TYPE_TIMELINE,
+                       support->timeline_opaque_export && sync->get_semaphore_fd != NULL
+                           ? VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT
+                           : 0,
+                       &sync->timeline);
   if (status != NULL) vk_sync_release(sync);
   return status;
 }
@@ -225,14 +224,13 @@ VkResult vk_sync_submit_run(vk_sync *sync, gpu_fault *fault, const VkCommandBuff
   VkPipelineStageFlags *wait_stages = NULL;
   vk_event **consumed = NULL;
   if (wait_count > 0) {
-    wait_semaphores = host->alloc(host->context, wait_count * sizeof *wait_semaphores,
-                                  _Alignof(VkSemaphore));
+    wait_semaphores =
+        host->alloc(host->context, wait_count * sizeof *wait_semaphores, _Alignof(VkSemaphore));
     wait_values = host->alloc(host->context, wait_count * sizeof *wait_values, _Alignof(uint64_t));
     wait_stages = host->alloc(host->context, wait_count * sizeof *wait_stages,
                               _Alignof(VkPipelineStageFlags));
     consumed = host->alloc(host->context, wait_count * sizeof *consumed, _Alignof(vk_event *));
-    if (wait_semaphores == NULL || wait_values == NULL || wait_stages == NULL ||
-        consumed == NULL) {
+    if (wait_semaphores == NULL || wait_values == NULL || wait_stages == NULL || consumed == NULL) {
       if (wait_semaphores != NULL) host->free(host->context, wait_semaphores);
       if (wait_values != NULL) host->free(host->context, wait_values);
       if (wait_stages != NULL) host->free(host->context, wait_stages);
@@ -265,7 +263,8 @@ VkResult vk_sync_submit_run(vk_sync *sync, gpu_fault *fault, const VkCommandBuff
     signals[signal_count] = sync->timeline;
     signal_values[signal_count++] = value;
   }
-  if (done->sync_file_semaphore != VK_NULL_HANDLE) signals[signal_count++] = done->sync_file_semaphore;
+  if (done->sync_file_semaphore != VK_NULL_HANDLE)
+    signals[signal_count++] = done->sync_file_semaphore;
   const VkTimelineSemaphoreSubmitInfoKHR timeline = {
       .sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO_KHR,
       .waitSemaphoreValueCount = semaphore_count,
@@ -290,7 +289,8 @@ VkResult vk_sync_submit_run(vk_sync *sync, gpu_fault *fault, const VkCommandBuff
       sync->timeline_value = value;
       done->value = value;
     }
-    for (uint32_t c = 0; c < consumed_count; ++c) consumed[c]->consumer = vk_event_retain(done);
+    for (uint32_t c = 0; c < consumed_count; ++c)
+      consumed[c]->consumer = vk_event_retain(done);
   }
   pthread_mutex_unlock(&sync->state_lock);
   if (wait_count > 0) {
@@ -325,8 +325,8 @@ static tflaccel_status consume_binary(vk_event *event, vk_event **consumer) {
         event->consumer = empty;
       } else {
         vk_event_release(empty);
-        status = vk_call_failed(sync->host, "vkQueueSubmit (waiting for a binary VkSemaphore)",
-                                result);
+        status =
+            vk_call_failed(sync->host, "vkQueueSubmit (waiting for a binary VkSemaphore)", result);
       }
     }
   }
@@ -391,10 +391,10 @@ tflaccel_status vk_semaphore_export(vk_event *event, int32_t type, tflaccel_nati
     pthread_mutex_lock(&sync->state_lock);
     VkResult result = VK_SUCCESS;
     if (event->sync_file_fd < 0) {
-      const VkSemaphoreGetFdInfoKHR info = {
-          .sType = VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR,
-          .semaphore = event->sync_file_semaphore,
-          .handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_SYNC_FD_BIT};
+      const VkSemaphoreGetFdInfoKHR info = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR,
+                                            .semaphore = event->sync_file_semaphore,
+                                            .handleType =
+                                                VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_SYNC_FD_BIT};
       result = sync->get_semaphore_fd(sync->device, &info, &event->sync_file_fd);
       /* -1 is Vulkan's (and Android's) "signalled already". */
       if (result != VK_SUCCESS) event->sync_file_fd = -1;
@@ -402,9 +402,8 @@ tflaccel_status vk_semaphore_export(vk_event *event, int32_t type, tflaccel_nati
     int fd = event->sync_file_fd;
     pthread_mutex_unlock(&sync->state_lock);
     if (result != VK_SUCCESS) return vk_call_failed(sync->host, "vkGetSemaphoreFdKHR", result);
-    *native = (tflaccel_native_event){.struct_size = sizeof *native,
-                                      .type = type,
-                                      .handle = (uint64_t)(int64_t)fd};
+    *native = (tflaccel_native_event){
+        .struct_size = sizeof *native, .type = type, .handle = (uint64_t)(int64_t)fd};
     return NULL;
   }
   if (event->semaphore == VK_NULL_HANDLE)
@@ -446,10 +445,9 @@ static int signalled_sync_file(const tflaccel_native_event *native) {
 static tflaccel_status check_fd(const vk_sync *sync, const tflaccel_native_event *native) {
   if (signalled_sync_file(native)) return NULL;
   if (native->handle <= (uint64_t)INT_MAX && fcntl((int)native->handle, F_GETFD) != -1) return NULL;
-  return sync->host->status_make(TFLACCEL_INVALID_ARGUMENT,
-                                 "gpu_vk: event_wrap: %s %llu is not an open file descriptor",
-                                 gpu_native_event_name(native->type),
-                                 (unsigned long long)native->handle);
+  return sync->host->status_make(
+      TFLACCEL_INVALID_ARGUMENT, "gpu_vk: event_wrap: %s %llu is not an open file descriptor",
+      gpu_native_event_name(native->type), (unsigned long long)native->handle);
 }
 
 static tflaccel_status dup_fd(vk_sync *sync, const tflaccel_native_event *native, int *copy) {
@@ -551,7 +549,8 @@ static tflaccel_status wrap_into(vk_sync *sync, const tflaccel_native_event *nat
     tflaccel_status status = check_fd(sync, native);
     if (status != NULL) return status;
     if (sync->import_semaphore_fd == NULL)
-      return lacks_import(sync, native, "needs VK_KHR_external_semaphore_fd, which the driver lacks");
+      return lacks_import(sync, native,
+                          "needs VK_KHR_external_semaphore_fd, which the driver lacks");
     if (timeline ? !support->timeline_opaque_import : !support->binary_opaque_import)
       return lacks_import(sync, native,
                           timeline ? "the driver does not import timeline semaphores as OPAQUE_FD"

@@ -89,9 +89,9 @@ static int has_extension(VkPhysicalDevice physical, const char *name) {
   return found;
 }
 
-static VkExternalSemaphoreFeatureFlags semaphore_features(VkPhysicalDevice physical,
-                                                          VkSemaphoreType type,
-                                                          VkExternalSemaphoreHandleTypeFlagBits handle) {
+static VkExternalSemaphoreFeatureFlags
+semaphore_features(VkPhysicalDevice physical, VkSemaphoreType type,
+                   VkExternalSemaphoreHandleTypeFlagBits handle) {
   VkSemaphoreTypeCreateInfo type_info = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
                                          .semaphoreType = type};
   VkPhysicalDeviceExternalSemaphoreInfo info = {
@@ -332,8 +332,9 @@ static void set_input_events(const vk_setup *setup, tflaccel_tensor_event *event
 
 static tflaccel_tensor_event *run_queued(const vk_setup *setup) {
   const device_fixture *fixture = &setup->fixture;
-  tflaccel_status status = tflaccel_compiled_model_run_async(
-      fixture->compiled, setup->inputs, fixture->input_count, setup->outputs, fixture->output_count);
+  tflaccel_status status =
+      tflaccel_compiled_model_run_async(fixture->compiled, setup->inputs, fixture->input_count,
+                                        setup->outputs, fixture->output_count);
   ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
   tflaccel_tensor_event *done = NULL;
   ck_assert_ptr_null(tflaccel_tensor_buffer_get_event(setup->outputs[0], &done));
@@ -413,10 +414,11 @@ static void opaque_fd_round_trip(const vk_setup *setup, tflaccel_tensor_event *d
   ck_assert_int_ne(fcntl(fd, F_GETFD), -1);
   /* The application's import: Vulkan takes a dup of the fd. */
   VkSemaphore mine = create_semaphore(setup, VK_SEMAPHORE_TYPE_TIMELINE);
-  VkImportSemaphoreFdInfoKHR import = {.sType = VK_STRUCTURE_TYPE_IMPORT_SEMAPHORE_FD_INFO_KHR,
-                                       .semaphore = mine,
-                                       .handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT,
-                                       .fd = dup(fd)};
+  VkImportSemaphoreFdInfoKHR import = {
+      .sType = VK_STRUCTURE_TYPE_IMPORT_SEMAPHORE_FD_INFO_KHR,
+      .semaphore = mine,
+      .handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT,
+      .fd = dup(fd)};
   ck_assert_int_ge(import.fd, 0);
   ck_assert_int_eq(setup->import_semaphore_fd(setup->device, &import), VK_SUCCESS);
   wait_timeline(setup, mine, exported.value);
@@ -623,8 +625,8 @@ END_TEST
 /* A binary semaphore of the application's, exportable as handle. */
 static VkSemaphore create_exportable_binary(const vk_setup *setup,
                                             VkExternalSemaphoreHandleTypeFlagBits handle) {
-  VkExportSemaphoreCreateInfo export_info = {.sType = VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO,
-                                             .handleTypes = handle};
+  VkExportSemaphoreCreateInfo export_info = {
+      .sType = VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO, .handleTypes = handle};
   VkSemaphoreCreateInfo info = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO,
                                 .pNext = &export_info};
   VkSemaphore semaphore = VK_NULL_HANDLE;
@@ -647,7 +649,8 @@ START_TEST(application_opaque_fd_binary_semaphore_gates_the_run) {
   if (!open_setup(&setup, 0)) return;
   if (!setup.offers.binary_opaque_fd) {
     printf("gpu_vk: binary OPAQUE_FD import skipped: %s not offered by %s\n",
-           setup.offers.semaphore_fd ? "binary OPAQUE_FD semaphores" : "VK_KHR_external_semaphore_fd",
+           setup.offers.semaphore_fd ? "binary OPAQUE_FD semaphores"
+                                     : "VK_KHR_external_semaphore_fd",
            setup.offers.driver);
     close_setup(&setup);
     return;
@@ -685,8 +688,9 @@ START_TEST(application_sync_file_gates_the_run) {
   VkSemaphore semaphore = VK_NULL_HANDLE;
   int fd = -1;
   if (setup.offers.fence_sync_fd) {
-    VkExportFenceCreateInfo export_info = {.sType = VK_STRUCTURE_TYPE_EXPORT_FENCE_CREATE_INFO,
-                                           .handleTypes = VK_EXTERNAL_FENCE_HANDLE_TYPE_SYNC_FD_BIT};
+    VkExportFenceCreateInfo export_info = {
+        .sType = VK_STRUCTURE_TYPE_EXPORT_FENCE_CREATE_INFO,
+        .handleTypes = VK_EXTERNAL_FENCE_HANDLE_TYPE_SYNC_FD_BIT};
     VkFenceCreateInfo info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, .pNext = &export_info};
     ck_assert_int_eq(vkCreateFence(setup.device, &info, NULL, &fence), VK_SUCCESS);
     VkQueue queue = VK_NULL_HANDLE;
