@@ -187,14 +187,8 @@ tflaccel_status vk_sync_wait_on_cpu(vk_sync *sync, tflaccel_event *const *waits,
   (void)sync;
   for (uint32_t w = 0; w < wait_count; ++w) {
     vk_event *wait = vk_event_of(waits[w]);
-    tflaccel_status status = NULL;
-    if (wait->kind == VK_EVENT_FENCE) {
-      status = vk_event_wait(wait);
-    } else if (wait->kind == VK_EVENT_BINARY) {
-      vk_event *consumer = binary_consumer(wait);
-      if (consumer != NULL) status = vk_event_wait(consumer);
-      vk_event_release(consumer);
-    }
+    if (wait->kind != VK_EVENT_FENCE) continue;
+    tflaccel_status status = vk_event_wait(wait);
     if (status != NULL) return status;
   }
   return NULL;
@@ -242,11 +236,17 @@ VkResult vk_sync_submit_run(vk_sync *sync, gpu_fault *fault, const VkCommandBuff
    * have their consumer, so that no event wait consumes one meanwhile. */
   pthread_mutex_lock(&sync->state_lock);
   uint32_t semaphore_count = 0, consumed_count = 0;
-  for (uint32_t w = 0; w < wait_count; ++w) {
+  VkResult result = VK_SUCCESS;
+  for (uint32_t w = 0; result == VK_SUCCESS && w < wait_count; ++w) {
     vk_event *wait = vk_event_of(waits[w]);
     if (wait->kind == VK_EVENT_FENCE || listed_before(waits, w)) continue;
     if (wait->kind == VK_EVENT_BINARY) {
-      if (wait->consumer != NULL) continue; /* waited for on the CPU */
+      /* Consumed already (by an earlier run, or an event wait's empty
+       * submission): its consumer's fence stands for it, on the CPU. */
+      if (wait->consumer != NULL) {
+        result = vk_event_wait_fence(wait->consumer);
+        continue;
+      }
       consumed[consumed_count++] = wait;
     }
     wait_semaphores[semaphore_count] = wait->semaphore;
@@ -282,7 +282,7 @@ VkResult vk_sync_submit_run(vk_sync *sync, gpu_fault *fault, const VkCommandBuff
       .pCommandBuffers = commands,
       .signalSemaphoreCount = signal_count,
       .pSignalSemaphores = signals};
-  VkResult result = vk_fault(fault, "vkQueueSubmit", GPU_FAULT_LOST);
+  if (result == VK_SUCCESS) result = vk_fault(fault, "vkQueueSubmit", GPU_FAULT_LOST);
   if (result == VK_SUCCESS) result = vk_sync_queue_submit(sync, &submit, done->fence);
   if (result == VK_SUCCESS) {
     if (sync->timeline != VK_NULL_HANDLE) {

@@ -92,8 +92,7 @@ void vk_sync_release(vk_sync *sync);
 /* vkQueueSubmit of the device's queue, under the queue lock. */
 VkResult vk_sync_queue_submit(vk_sync *sync, const VkSubmitInfo *submit, VkFence fence);
 
-/* Waits on the CPU for the waits the queue cannot wait for: fences, and
- * binary semaphores consumed already (their consumer's fence). */
+/* Waits on the CPU for the waits the queue cannot wait for: fences. */
 tflaccel_status vk_sync_wait_on_cpu(vk_sync *sync, tflaccel_event *const *waits,
                                     uint32_t wait_count);
 /* Prepares done (a new fence event) for its run: a binary semaphore to
@@ -101,7 +100,8 @@ tflaccel_status vk_sync_wait_on_cpu(vk_sync *sync, tflaccel_event *const *waits,
 tflaccel_status vk_sync_prepare_event(vk_sync *sync, vk_event *done);
 /* Submits commands as one batch that waits in the queue for the
  * semaphores among waits (each binary one consumed: its consumer becomes
- * done), signals the device's timeline with the next value (done's
+ * done; one consumed already: its consumer is waited for on the CPU
+ * first), signals the device's timeline with the next value (done's
  * value) and done's sync_file semaphore, and signals done's fence. The
  * fault hook runs first (vk_fault). A VkResult, as vkQueueSubmit's. */
 VkResult vk_sync_submit_run(vk_sync *sync, gpu_fault *fault, const VkCommandBuffer *commands,
