@@ -157,7 +157,20 @@ tflaccel_status vk_sync_init(const tflaccel_host_services *host, VkDevice device
 
 void vk_sync_release(vk_sync *sync) {
   if (sync->host == NULL) return;
-  if (sync->timeline != VK_NULL_HANDLE) vkDestroySemaphore(sync->device, sync->timeline, NULL);
+  if (sync->timeline != VK_NULL_HANDLE) {
+    /* The runs' fences say their batches are done, but a driver that
+     * emulates timelines on a submit thread (Mesa's common runtime:
+     * lavapipe) may still be filing the last signal's point: an idle
+     * queue is one whose thread is done too. */
+    pthread_mutex_lock(&sync->queue_lock);
+    VkResult idle = vkQueueWaitIdle(sync->queue);
+    pthread_mutex_unlock(&sync->queue_lock);
+    if (idle != VK_SUCCESS)
+      sync->host->log(sync->host->context, TFLACCEL_LOG_WARNING,
+                      "gpu_vk: vkQueueWaitIdle before destroying the timeline semaphore: %s (%d)",
+                      vk_result_name(idle), (int)idle);
+    vkDestroySemaphore(sync->device, sync->timeline, NULL);
+  }
   if (sync->locks_made) {
     pthread_mutex_destroy(&sync->queue_lock);
     pthread_mutex_destroy(&sync->state_lock);
