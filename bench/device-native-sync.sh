@@ -65,6 +65,13 @@ for test_program in $tests; do
   program=$build/$(dirname "$test_program")/.libs/$(basename "$test_program")
   [ -x "$program" ] || program=$build/$test_program
   echo "== $test_program"
+  # Check's tests link libsubunit; the library needs libinih and nettle.
+  missing=$(ldd "$program" 2>/dev/null | sed -n 's/^[[:space:]]*\([^ ]*\) => not found$/\1/p' | tr '\n' ' ')
+  if [ -n "$missing" ]; then
+    echo "== $test_program cannot run here: missing ${missing% } (install them, e.g. libsubunit0)"
+    failed=1
+    continue
+  fi
   "$program" >"$work/out" 2>&1
   status=$?
   cat "$work/out"
