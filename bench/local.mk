@@ -6,6 +6,6 @@ EXTRA_DIST += bench/run-all.sh bench/compare-builds.sh bench/check-references.py
 	bench/RESULTS.md bench/vs-litert.sh bench/vs_litert.py bench/fidelity-vs-litert.sh \
 	bench/fidelity_vs_litert.py bench/pthreadpool_forkjoin.c bench/device-io.sh \
 	bench/device-external-memory.sh \
-	bench/cache-cold-warm.sh bench/quant-vs-litert.sh \
+	bench/cache-cold-warm.sh bench/quant-vs-litert.sh bench/device-native-sync.sh \
 	bench/quant_vs_litert.py bench/quant_binary_models.c bench/sha256_speed.c \
 	bench/quantized-fidelity.py bench/reference_models.py

@@ -377,14 +377,15 @@ typedef struct tflaccel_device_vtable {
    * event_native exports the native object behind an event as type (a
    * tflaccel_native_event_type; NONE: the event's own kind). The object
    * belongs to the event and lives until event_destroy (a sync_file fd
-   * too: dup() it to keep it). A type the device cannot give, or whose
+   * too: dup() it to keep it), except an OPAQUE_FD: a new fd the caller
+   * owns. A type the device cannot give, or whose
    * extension the driver lacks: TFLACCEL_UNSUPPORTED naming it.
    *
    * event_wrap makes an event of an application's native object after
    * checking, where the API allows, that it belongs to this device
    * (cl_event: its CL_EVENT_CONTEXT). What it keeps: a cl_event is
-   * retained and a sync_file fd dup()ed (the application keeps its own);
-   * a GLsync, EGLSyncKHR, VkFence or VkSemaphore is borrowed: the
+   * retained and a sync_file or opaque fd dup()ed (the application keeps
+   * its own); a GLsync, EGLSyncKHR, VkFence or VkSemaphore is borrowed: the
    * application keeps it alive until event_destroy. An unknown type, a
    * NULL handle or another context's object: TFLACCEL_INVALID_ARGUMENT; a
    * type the device lacks: TFLACCEL_UNSUPPORTED naming the extension. */

@@ -591,7 +591,13 @@ void tflaccel_tensor_event_destroy(tflaccel_tensor_event *event);
  * own kind, e.g. a cl_event from gpu_cl). Waits until the run that
  * signals event is queued on its device (not until it finishes). The
  * object belongs to the event: valid until its last reference is
- * destroyed (retain a cl_event, dup() a sync_file fd to keep it longer).
+ * destroyed (retain a cl_event, dup() a sync_file fd to keep it longer),
+ * except an OPAQUE_FD, a new fd the caller owns (closes, or hands to an
+ * import that takes it). gpu_vk: VkFence (NONE); VULKAN_SEMAPHORE, the
+ * device's timeline semaphore (the device's, valid while the environment
+ * lives) with the value the run signals; OPAQUE_FD of that timeline with
+ * the value (VK_KHR_external_semaphore_fd); SYNC_FILE_FD where the driver
+ * exports binary semaphores as SYNC_FD (-1: signalled already).
  * TFLACCEL_UNSUPPORTED for a core event (one the application signals, or
  * a run that ended on the CPU) and for a type the device or its driver
  * lacks (naming the missing extension). */
@@ -601,8 +607,14 @@ tflaccel_status tflaccel_tensor_event_get_native(tflaccel_tensor_event *event, i
  * `accelerator` ("gpu_cl") in environment, e.g. a cl_event of the
  * accelerator's cl_context (tflaccel_compiled_model_native_device): set it
  * on an input buffer and a queued run waits for it on that device. A
- * cl_event is retained and a sync_file fd dup()ed; a GLsync, EGLSyncKHR,
- * VkFence or VkSemaphore must stay alive until the event is destroyed.
+ * cl_event is retained and a sync_file or opaque fd dup()ed (the
+ * application keeps its own); a GLsync, EGLSyncKHR, VkFence or
+ * VkSemaphore must stay alive until the event is destroyed. gpu_vk: a
+ * VkSemaphore of its VkDevice (value 0: binary, its signal submitted
+ * already; else timeline, the value to reach) or an OPAQUE_FD / SYNC_FILE_FD
+ * imported into a semaphore of gpu_vk's is waited for in the queue by the
+ * next run reading the input (a binary one consumed by that wait); a
+ * VkFence is waited for on the CPU first.
  * Another context's object, an unknown type or a NULL handle:
  * TFLACCEL_INVALID_ARGUMENT; a type the accelerator lacks:
  * TFLACCEL_UNSUPPORTED naming the missing extension. */

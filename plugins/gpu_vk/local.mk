@@ -23,6 +23,8 @@ plugins_libgpu_vk_la_SOURCES = \
 	plugins/gpu_vk/vk_external_memory.h \
 	plugins/gpu_vk/vk_pipeline.c \
 	plugins/gpu_vk/vk_pipeline.h \
+	plugins/gpu_vk/vk_semaphore.c \
+	plugins/gpu_vk/vk_semaphore.h \
 	plugins/gpu_vk/vk_shaders.h
 nodist_plugins_libgpu_vk_la_SOURCES = kernels/glsl_spirv.c
 plugins_libgpu_vk_la_CFLAGS = $(PLUGIN_C_FLAGS) $(VULKAN_CFLAGS) $(PTHREAD_CFLAGS)

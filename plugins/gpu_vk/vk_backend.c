@@ -127,7 +127,7 @@ static tflaccel_status submit_and_wait(vk_backend_device *self, uint32_t count,
       .pCommandBuffers = commands,
   };
   VkResult result = vk_fault(self->context->fault, "vkQueueSubmit", GPU_FAULT_LOST);
-  if (result == VK_SUCCESS) result = vkQueueSubmit(self->context->queue, 1, &submit, self->fence);
+  if (result == VK_SUCCESS) result = vk_sync_queue_submit(&self->sync, &submit, self->fence);
   if (result != VK_SUCCESS) {
     /* A submission that failed with a loss may have left work queued. */
     if (result == VK_ERROR_DEVICE_LOST) drain_after_failure(self);
@@ -813,29 +813,28 @@ tflaccel_status vk_backend_drain(vk_backend_device *self) {
 }
 
 /* Waits for the previous run (one in flight per device: the sequence's
- * command buffer and the run's buffers are reused) and for waits on the
- * CPU (a VkFence cannot be waited for on the device), then submits the
- * run with a new fence, its event, and returns. */
+ * command buffer and the run's buffers are reused) and, on the CPU, for
+ * the waits the queue cannot wait for (a VkFence), then submits the run,
+ * waiting in the queue for the semaphores among waits, with a new fence
+ * and the next timeline value: its event (vk_semaphore.h). */
 static tflaccel_status sequence_submit(void *device, gpu_sequence *sequence, int32_t rebound,
                                        tflaccel_event *const *waits, uint32_t wait_count,
                                        tflaccel_event **done) {
   vk_backend_device *self = self_of(device);
   *done = NULL;
   tflaccel_status status = vk_backend_drain(self);
-  for (uint32_t w = 0; status == NULL && w < wait_count; ++w)
-    status = vk_event_wait(vk_event_of(waits[w]));
+  if (status == NULL) status = vk_sync_wait_on_cpu(&self->sync, waits, wait_count);
   if (status == NULL && (!sequence->recorded || rebound)) status = record(self, sequence);
   vk_event *event = NULL;
-  if (status == NULL) status = vk_event_create(&self->fences, &event);
-  if (status != NULL) return status;
+  if (status == NULL) status = vk_event_create(&self->fences, &self->sync, &event);
+  if (status == NULL) status = vk_sync_prepare_event(&self->sync, event);
+  if (status != NULL) {
+    vk_event_release(event);
+    return status;
+  }
   uint32_t count = list_submission(self, sequence);
-  const VkSubmitInfo submit = {
-      .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-      .commandBufferCount = count,
-      .pCommandBuffers = self->submission,
-  };
-  VkResult result = vk_fault(self->context->fault, "vkQueueSubmit", GPU_FAULT_LOST);
-  if (result == VK_SUCCESS) result = vkQueueSubmit(self->context->queue, 1, &submit, event->fence);
+  VkResult result = vk_sync_submit_run(&self->sync, self->context->fault, self->submission, count,
+                                       waits, wait_count, event);
   if (result != VK_SUCCESS) {
     /* A submission that failed with a loss may have left work queued. */
     if (result == VK_ERROR_DEVICE_LOST) {
@@ -876,7 +875,7 @@ static tflaccel_status event_wrap(void *device, const tflaccel_native_event *nat
                                   tflaccel_event **event) {
   vk_backend_device *self = self_of(device);
   vk_event *wrapped = NULL;
-  tflaccel_status status = vk_event_import(self->host, self->context->device, native, &wrapped);
+  tflaccel_status status = vk_event_import(&self->sync, native, &wrapped);
   *event = vk_event_handle(wrapped);
   return status;
 }
@@ -992,6 +991,9 @@ tflaccel_status vk_backend_init(const tflaccel_host_services *host,
     return vk_call_failed(host, "vkCreateFence", result);
   }
   tflaccel_status pooled = vk_fence_pool_init(host, context->device, &device->fences);
+  if (pooled == NULL)
+    pooled = vk_sync_init(host, context->device, context->queue, &entry->sync, entry->info.name,
+                          &device->fences, &device->sync);
   if (pooled != NULL) {
     vk_backend_release(device);
     return pooled;
@@ -1027,6 +1029,7 @@ void vk_backend_release(vk_backend_device *device) {
   if (host == NULL) return;
   drain_or_log(device);
   VkDevice handle = device->context->device;
+  vk_sync_release(&device->sync);
   vk_fence_pool_release(&device->fences);
   if (device->fence != VK_NULL_HANDLE) vkDestroyFence(handle, device->fence, NULL);
   /* Destroying the pool frees its command buffers. */

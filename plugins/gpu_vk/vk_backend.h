@@ -26,6 +26,7 @@
 #include "plugins/gpu_vk/vk_context.h"
 #include "plugins/gpu_vk/vk_event.h"
 #include "plugins/gpu_vk/vk_pipeline.h"
+#include "plugins/gpu_vk/vk_semaphore.h"
 #include "tflaccel/accelerator.h"
 
 typedef struct vk_backend_device {
@@ -53,6 +54,7 @@ typedef struct vk_backend_device {
   struct vk_event *pending;
   struct gpu_sequence *pending_sequence;
   vk_fence_pool fences; /* the runs' events' fences, reused */
+  vk_sync sync;         /* the queue's lock, the timeline semaphore (vk_semaphore.h) */
 } vk_backend_device;
 
 /* Checks the device's limits and fills backend (which points at device).

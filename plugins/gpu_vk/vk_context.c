@@ -136,6 +136,7 @@ static tflaccel_status find_extensions(const tflaccel_host_services *host,
       entry->external_memory_fd = 1;
     if (strcmp(extensions[i].extensionName, EXTERNAL_MEMORY_DMA_BUF_EXTENSION) == 0)
       entry->external_memory_dma_buf = 1;
+    vk_sync_support_note_extension(&entry->sync, extensions[i].extensionName);
   }
   host->free(host->context, extensions);
   return NULL;
@@ -255,6 +256,7 @@ static tflaccel_status describe_device(const tflaccel_host_services *host,
   int float16_int8 = 0, driver_properties = 0;
   status = find_extensions(host, physical, &float16_int8, &driver_properties, entry);
   if (status != NULL) return status;
+  vk_sync_support_query(physical, &entry->sync);
 
   /* Properties and features beyond 1.0, each struct chained only when the
    * device has it (core 1.1 or a listed extension). */
@@ -401,13 +403,17 @@ tflaccel_status vk_device_context_create(const tflaccel_host_services *host,
       .pNext = entry->shader_float16 ? &float16 : NULL,
       .storageBuffer16BitAccess = entry->storage_buffer_16bit ? VK_TRUE : VK_FALSE,
   };
-  const char *extensions[2];
+  const char *extensions[5];
   uint32_t extension_count = 0;
   if (entry->shader_float16) extensions[extension_count++] = FLOAT16_INT8_EXTENSION;
   if (entry->external_memory_fd) extensions[extension_count++] = EXTERNAL_MEMORY_FD_EXTENSION;
+  /* Timeline semaphores and fd sync objects where the device has them. */
+  VkPhysicalDeviceTimelineSemaphoreFeaturesKHR timeline;
+  const void *features =
+      vk_sync_device_chain(&entry->sync, &timeline, &storage16, extensions, &extension_count);
   const VkDeviceCreateInfo create_info = {
       .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-      .pNext = &storage16,
+      .pNext = features,
       .queueCreateInfoCount = 1,
       .pQueueCreateInfos = &queue,
       .enabledExtensionCount = extension_count,

@@ -8,6 +8,7 @@
 
 #include "plugins/gpu_common/gpu_fault.h"
 #include "plugins/gpu_vk/vk_debug.h"
+#include "plugins/gpu_vk/vk_semaphore.h"
 #include "tflaccel/accelerator.h"
 
 typedef struct vk_device_entry {
@@ -30,6 +31,7 @@ typedef struct vk_device_entry {
   int32_t external_memory_dma_buf;
   uint8_t device_uuid[VK_UUID_SIZE];
   uint8_t driver_uuid[VK_UUID_SIZE];
+  vk_sync_support sync; /* semaphores and fd sync objects (vk_semaphore.h) */
 } vk_device_entry;
 
 /* What the plugin options ask of the instance and its devices. */

@@ -3,10 +3,12 @@
 
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "plugins/gpu_common/gpu_native_event.h"
 #include "plugins/gpu_vk/vk_error.h"
 #include "plugins/gpu_vk/vk_event.h"
+#include "plugins/gpu_vk/vk_semaphore.h"
 
 tflaccel_status vk_fence_pool_init(const tflaccel_host_services *host, VkDevice device,
                                    vk_fence_pool *pool) {
@@ -70,29 +72,40 @@ static void return_fence(vk_fence_pool *pool, VkFence fence) {
   if (!kept) vkDestroyFence(pool->device, fence, NULL);
 }
 
-static tflaccel_status make_event(const tflaccel_host_services *host, VkDevice device,
-                                  VkFence fence, vk_fence_pool *pool, vk_event **event) {
+vk_event *vk_event_alloc(const tflaccel_host_services *host, VkDevice device, vk_sync *sync) {
   vk_event *created = host->alloc(host->context, sizeof *created, _Alignof(vk_event));
+  if (created == NULL) return NULL;
+  memset(created, 0, sizeof *created);
+  created->device = device;
+  created->host = host;
+  created->kind = VK_EVENT_FENCE;
+  created->sync = sync;
+  created->sync_file_fd = -1;
+  atomic_init(&created->references, 1u);
+  return created;
+}
+
+static tflaccel_status make_event(const tflaccel_host_services *host, VkDevice device,
+                                  VkFence fence, vk_fence_pool *pool, vk_sync *sync,
+                                  vk_event **event) {
+  vk_event *created = vk_event_alloc(host, device, sync);
   if (created == NULL) {
     if (pool != NULL) return_fence(pool, fence);
     return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_vk: out of memory (event)");
   }
-  created->device = device;
   created->fence = fence;
   created->borrowed = pool == NULL;
   created->pool = pool;
-  created->host = host;
-  atomic_init(&created->references, 1u);
   *event = created;
   return NULL;
 }
 
-tflaccel_status vk_event_create(vk_fence_pool *pool, vk_event **event) {
+tflaccel_status vk_event_create(vk_fence_pool *pool, vk_sync *sync, vk_event **event) {
   *event = NULL;
   VkFence fence = VK_NULL_HANDLE;
   tflaccel_status status = take_fence(pool, &fence);
   if (status != NULL) return status;
-  return make_event(pool->host, pool->device, fence, pool, event);
+  return make_event(pool->host, pool->device, fence, pool, sync, event);
 }
 
 vk_event *vk_event_retain(vk_event *event) {
@@ -103,6 +116,12 @@ vk_event *vk_event_retain(vk_event *event) {
 void vk_event_release(vk_event *event) {
   if (event == NULL || atomic_fetch_sub(&event->references, 1u) != 1u) return;
   if (event->pool != NULL) return_fence(event->pool, event->fence);
+  if (event->owns_fence) vkDestroyFence(event->device, event->fence, NULL);
+  if (event->owns_semaphore) vkDestroySemaphore(event->device, event->semaphore, NULL);
+  if (event->sync_file_semaphore != VK_NULL_HANDLE)
+    vkDestroySemaphore(event->device, event->sync_file_semaphore, NULL);
+  if (event->sync_file_fd >= 0) close(event->sync_file_fd);
+  vk_event_release(event->consumer);
   event->host->free(event->host->context, event);
 }
 
@@ -132,29 +151,43 @@ VkResult vk_event_wait_fence(const vk_event *event) {
   return vk_fence_wait(event->device, event->fence);
 }
 
-tflaccel_status vk_event_wait(const vk_event *event) {
+tflaccel_status vk_event_wait(vk_event *event) {
+  if (event->kind != VK_EVENT_FENCE) return vk_semaphore_event_wait(event);
   VkResult result = vk_event_wait_fence(event);
   return result == VK_SUCCESS ? NULL : vk_call_failed(event->host, "vkWaitForFences", result);
 }
 
-tflaccel_status vk_event_query(const vk_event *event, int32_t *signalled) {
+tflaccel_status vk_event_query(vk_event *event, int32_t *signalled) {
+  if (event->kind != VK_EVENT_FENCE) return vk_semaphore_event_query(event, signalled);
   VkResult result = vkGetFenceStatus(event->device, event->fence);
   *signalled = result == VK_SUCCESS;
   if (result == VK_SUCCESS || result == VK_NOT_READY) return NULL;
   return vk_call_failed(event->host, "vkGetFenceStatus", result);
 }
 
-tflaccel_status vk_event_native(const vk_event *event, int32_t type, tflaccel_native_event *native) {
-  if (type == TFLACCEL_NATIVE_EVENT_VULKAN_SEMAPHORE)
+tflaccel_status vk_event_native(vk_event *event, int32_t type, tflaccel_native_event *native) {
+  /* A wrapped object exports as what it is. */
+  if (event->kind != VK_EVENT_FENCE || event->pool == NULL) {
+    int32_t own = event->kind == VK_EVENT_FENCE ? TFLACCEL_NATIVE_EVENT_VULKAN_FENCE
+                                                : TFLACCEL_NATIVE_EVENT_VULKAN_SEMAPHORE;
+    if (type != TFLACCEL_NATIVE_EVENT_NONE && type != own)
+      return gpu_native_event_unsupported(event->host, "gpu_vk", type,
+                                          "a wrapped event exports only the object it wraps");
+    native->struct_size = sizeof *native;
+    native->type = own;
+    native->handle = own == TFLACCEL_NATIVE_EVENT_VULKAN_FENCE
+                         ? (uint64_t)(uintptr_t)event->fence
+                         : (uint64_t)(uintptr_t)event->semaphore;
+    native->value = event->kind == VK_EVENT_TIMELINE ? event->value : 0;
+    return NULL;
+  }
+  if (type == TFLACCEL_NATIVE_EVENT_VULKAN_SEMAPHORE || type == TFLACCEL_NATIVE_EVENT_OPAQUE_FD ||
+      type == TFLACCEL_NATIVE_EVENT_SYNC_FILE_FD)
+    return vk_semaphore_export(event, type, native);
+  if (type != TFLACCEL_NATIVE_EVENT_NONE && type != TFLACCEL_NATIVE_EVENT_VULKAN_FENCE)
     return gpu_native_event_unsupported(
         event->host, "gpu_vk", type,
-        "gpu_vk signals fences only (VK_KHR_timeline_semaphore is not used)");
-  if (type == TFLACCEL_NATIVE_EVENT_SYNC_FILE_FD)
-    return gpu_native_event_unsupported(event->host, "gpu_vk", type,
-                                        "needs VK_KHR_external_fence_fd, which gpu_vk does not use");
-  if (type != TFLACCEL_NATIVE_EVENT_NONE && type != TFLACCEL_NATIVE_EVENT_VULKAN_FENCE)
-    return gpu_native_event_unsupported(event->host, "gpu_vk", type,
-                                        "Vulkan events export as VkFence only");
+        "Vulkan events export as VkFence, VkSemaphore, opaque fd or sync_file fd");
   native->struct_size = sizeof *native;
   native->type = TFLACCEL_NATIVE_EVENT_VULKAN_FENCE;
   native->handle = (uint64_t)(uintptr_t)event->fence;
@@ -162,20 +195,19 @@ tflaccel_status vk_event_native(const vk_event *event, int32_t type, tflaccel_na
   return NULL;
 }
 
-tflaccel_status vk_event_import(const tflaccel_host_services *host, VkDevice device,
-                                const tflaccel_native_event *native, vk_event **event) {
+tflaccel_status vk_event_import(vk_sync *sync, const tflaccel_native_event *native,
+                                vk_event **event) {
   *event = NULL;
-  tflaccel_status status = gpu_native_event_check(host, "gpu_vk", native);
+  tflaccel_status status = gpu_native_event_check(sync->host, "gpu_vk", native);
   if (status != NULL) return status;
-  if (native->type == TFLACCEL_NATIVE_EVENT_VULKAN_SEMAPHORE)
-    return gpu_native_event_unsupported(
-        host, "gpu_vk", native->type,
-        "gpu_vk waits on fences only (VK_KHR_timeline_semaphore is not used)");
-  if (native->type == TFLACCEL_NATIVE_EVENT_SYNC_FILE_FD)
-    return gpu_native_event_unsupported(
-        host, "gpu_vk", native->type, "needs VK_KHR_external_fence_fd, which gpu_vk does not use");
+  if (native->type == TFLACCEL_NATIVE_EVENT_VULKAN_SEMAPHORE ||
+      native->type == TFLACCEL_NATIVE_EVENT_OPAQUE_FD ||
+      native->type == TFLACCEL_NATIVE_EVENT_SYNC_FILE_FD)
+    return vk_semaphore_import(sync, native, event);
   if (native->type != TFLACCEL_NATIVE_EVENT_VULKAN_FENCE)
-    return gpu_native_event_unsupported(host, "gpu_vk", native->type,
-                                        "gpu_vk waits on VkFence objects only");
-  return make_event(host, device, (VkFence)(uintptr_t)native->handle, NULL, event);
+    return gpu_native_event_unsupported(
+        sync->host, "gpu_vk", native->type,
+        "gpu_vk waits on VkFence, VkSemaphore, opaque fd and sync_file fd objects");
+  return make_event(sync->host, sync->device, (VkFence)(uintptr_t)native->handle, NULL, sync,
+                    event);
 }
