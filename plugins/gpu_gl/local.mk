@@ -26,6 +26,8 @@ plugins_libgpu_gl_la_SOURCES = \
 	plugins/gpu_gl/gl_error.h \
 	plugins/gpu_gl/gl_event.c \
 	plugins/gpu_gl/gl_event.h \
+	plugins/gpu_gl/gl_semaphore.c \
+	plugins/gpu_gl/gl_semaphore.h \
 	plugins/gpu_gl/gl_timer.c \
 	plugins/gpu_gl/gl_timer.h \
 	plugins/gpu_gl/gl_worker.c \
