@@ -4,7 +4,9 @@
  * device and its wait queued on the device's in-order queue at once; the
  * event is that wait's cl_event, so the device's later work (the run that
  * waits on the event among it) starts after the semaphore is signalled,
- * and waiting, polling and chaining work as for any cl_event. */
+ * and waiting, polling and chaining work as for any cl_event. The
+ * application submits the semaphore's signal before wrapping it: a binary
+ * semaphore's wait must come after its signal, as in Vulkan. */
 #ifndef TFLACCEL_GPU_CL_CL_SEMAPHORE_H
 #define TFLACCEL_GPU_CL_CL_SEMAPHORE_H
 

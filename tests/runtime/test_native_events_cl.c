@@ -10,9 +10,9 @@
  *     until clSetUserEventStatus;
  *   - with Vulkan: an exported OPAQUE_FD binary semaphore of the
  *     application's own Vulkan device on the same GPU (matched by
- *     cl_khr_device_uuid) wraps as an input's event
- *     (cl_khr_external_semaphore_opaque_fd), is signalled by an empty
- *     vkQueueSubmit, and the run completes with right outputs; a timeline
+ *     cl_khr_device_uuid), signalled by an empty vkQueueSubmit, wraps as
+ *     an input's event (cl_khr_external_semaphore_opaque_fd) and the run
+ *     completes with right outputs; a timeline
  *     value is refused (cl_khr_semaphore has none). Where the driver lacks
  *     the extensions (PoCL) the wrap is refused naming the missing one and
  *     the rest says "skipped: ...";
@@ -303,11 +303,13 @@ START_TEST(application_semaphore_fd_gates_the_run) {
     close_setup(&setup);
     return;
   }
+  /* Signalled first: gpu_cl queues the wait when it wraps the fd, and a
+   * binary semaphore's wait must come after its signal was submitted. */
   int fd = vk_test_semaphore_export(&semaphore);
+  vk_test_semaphore_signal(&semaphore, 1);
   tflaccel_status status = wrap_fd(&setup, fd, 0, &ready);
   ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
   ck_assert_int_eq(close(fd), 0); /* gpu_cl imported its own copy */
-  vk_test_semaphore_signal(&semaphore, 1);
   for (uint32_t i = 0; i < fixture->input_count; ++i)
     ck_assert_ptr_null(tflaccel_tensor_buffer_set_event(setup.inputs[i], ready));
   status = tflaccel_compiled_model_run_async(fixture->compiled, setup.inputs, fixture->input_count,
