@@ -264,11 +264,34 @@ static int other_display_sync(const gl_setup *setup, EGLDisplay *other, EGLSyncK
     return 0;
   }
   EGLint major = 0, minor = 0;
-  if (!eglInitialize(*other, &major, &minor) || !has_extension(*other, "EGL_KHR_fence_sync")) {
+  if (!eglInitialize(*other, &major, &minor)) {
     eglGetError();
     return 0;
   }
-  EGLContext context = make_shared_context(*other, EGL_NO_CONTEXT);
+  if (!has_extension(*other, "EGL_KHR_fence_sync")) {
+    ck_assert(eglTerminate(*other));
+    return 0;
+  }
+  /* Any GLES context will do; a display that offers none is no use here. */
+  EGLConfig config = EGL_NO_CONFIG_KHR;
+  EGLint found = 0;
+  const EGLint wanted[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_SURFACE_TYPE, 0, EGL_NONE};
+  if (!has_extension(*other, "EGL_KHR_no_config_context") &&
+      (!eglChooseConfig(*other, wanted, &config, 1, &found) || found != 1)) {
+    eglGetError();
+    ck_assert(eglTerminate(*other));
+    return 0;
+  }
+  const EGLint attributes[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_NONE};
+  EGLContext context = eglCreateContext(*other, config, EGL_NO_CONTEXT, attributes);
+  if (context == EGL_NO_CONTEXT ||
+      !eglMakeCurrent(*other, EGL_NO_SURFACE, EGL_NO_SURFACE, context)) {
+    eglGetError();
+    if (context != EGL_NO_CONTEXT) ck_assert(eglDestroyContext(*other, context));
+    ck_assert(eglMakeCurrent(setup->display, EGL_NO_SURFACE, EGL_NO_SURFACE, setup->context));
+    ck_assert(eglTerminate(*other));
+    return 0;
+  }
   *sync = create_sync(*other, EGL_SYNC_FENCE_KHR, NULL);
   ck_assert_msg(*sync != EGL_NO_SYNC_KHR, "eglCreateSyncKHR on another display: 0x%x",
                 (unsigned)eglGetError());
