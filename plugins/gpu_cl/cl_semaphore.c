@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+/* cl_api.h first: it sets the OpenCL version the extension header sees. */
+#include "plugins/gpu_cl/cl_api.h"
 #include <CL/cl_ext.h>
 
 #include "plugins/gpu_cl/cl_error.h"
