@@ -56,7 +56,8 @@ tests_runtime_test_device_buffers_cl_LDADD = libtflaccel.la $(CHECK_LIBS) $(OPEN
 endif
 
 # gpu_cl's native events: queued runs export cl_events, an application's
-# user event gates a run on the device.
+# user event (and, with Vulkan, its exported semaphore) gates a run on the
+# device.
 if BUILD_OPENCL
 check_PROGRAMS += tests/runtime/test_native_events_cl
 TESTS += tests/runtime/test_native_events_cl
@@ -66,6 +67,13 @@ tests_runtime_test_native_events_cl_SOURCES = tests/runtime/test_native_events_c
 tests_runtime_test_native_events_cl_CPPFLAGS = $(TEST_CPP_FLAGS)
 tests_runtime_test_native_events_cl_CFLAGS = $(TEST_C_FLAGS) $(OPENCL_CFLAGS)
 tests_runtime_test_native_events_cl_LDADD = libtflaccel.la $(CHECK_LIBS) $(OPENCL_LIBS)
+# With Vulkan: an application's exported Vulkan semaphore gates a run.
+if BUILD_VULKAN
+tests_runtime_test_native_events_cl_SOURCES += tests/runtime/vk_test_semaphore.c \
+	tests/runtime/vk_test_semaphore.h
+tests_runtime_test_native_events_cl_CFLAGS += $(VULKAN_CFLAGS) -DTFLACCEL_TEST_VULKAN=1
+tests_runtime_test_native_events_cl_LDADD += $(VULKAN_LIBS)
+endif
 endif
 
 # gpu_vk's native events: queued runs export VkFences (also with mirrored
@@ -82,7 +90,8 @@ tests_runtime_test_native_events_vk_LDADD = libtflaccel.la $(CHECK_LIBS) $(VULKA
 endif
 
 # gpu_gl's native events: queued runs export GLsyncs (and EGL syncs where
-# offered), an application's GL fence gates a run.
+# offered), an application's GL fence, EGL fence sync (and, with Vulkan,
+# exported semaphore) gates a run.
 if BUILD_GLES
 check_PROGRAMS += tests/runtime/test_native_events_gl
 TESTS += tests/runtime/test_native_events_gl
@@ -92,6 +101,12 @@ tests_runtime_test_native_events_gl_SOURCES = tests/runtime/test_native_events_g
 tests_runtime_test_native_events_gl_CPPFLAGS = $(TEST_CPP_FLAGS)
 tests_runtime_test_native_events_gl_CFLAGS = $(TEST_C_FLAGS) $(GLES_CFLAGS)
 tests_runtime_test_native_events_gl_LDADD = libtflaccel.la $(CHECK_LIBS) $(GLES_LIBS)
+if BUILD_VULKAN
+tests_runtime_test_native_events_gl_SOURCES += tests/runtime/vk_test_semaphore.c \
+	tests/runtime/vk_test_semaphore.h
+tests_runtime_test_native_events_gl_CFLAGS += $(VULKAN_CFLAGS) -DTFLACCEL_TEST_VULKAN=1
+tests_runtime_test_native_events_gl_LDADD += $(VULKAN_LIBS)
+endif
 endif
 
 # Asynchronous runs queued from several threads, their events waited on

@@ -607,16 +607,24 @@ tflaccel_status tflaccel_tensor_event_get_native(tflaccel_tensor_event *event, i
  * `accelerator` ("gpu_cl") in environment, e.g. a cl_event of the
  * accelerator's cl_context (tflaccel_compiled_model_native_device): set it
  * on an input buffer and a queued run waits for it on that device. A
- * cl_event is retained and a sync_file or opaque fd dup()ed (the
- * application keeps its own); a GLsync, EGLSyncKHR, VkFence or
+ * cl_event is retained and a sync_file or opaque semaphore fd dup()ed (the
+ * application keeps and closes its own); a GLsync, EGLSyncKHR, VkFence or
  * VkSemaphore must stay alive until the event is destroyed. gpu_vk: a
  * VkSemaphore of its VkDevice (value 0: binary, its signal submitted
  * already; else timeline, the value to reach) or an OPAQUE_FD / SYNC_FILE_FD
  * imported into a semaphore of gpu_vk's is waited for in the queue by the
  * next run reading the input (a binary one consumed by that wait); a
- * VkFence is waited for on the CPU first.
- * Another context's object, an unknown type or a NULL handle:
- * TFLACCEL_INVALID_ARGUMENT; a type the accelerator lacks:
+ * VkFence is waited for on the CPU first. gpu_gl takes an EGLSyncKHR of the
+ * accelerator's egl_display (EGL_KHR_fence_sync and EGL_KHR_wait_sync) and
+ * an opaque semaphore fd (GL_EXT_semaphore_fd; a timeline value needs
+ * GL_NV_timeline_semaphore), waited for at the first run that waits on the
+ * event; gpu_cl takes a binary opaque semaphore fd
+ * (cl_khr_external_semaphore_opaque_fd; value 0) and queues its wait on
+ * the device at once, so the device's later work waits for it. A binary
+ * semaphore's signal must be submitted before its wait is queued (for
+ * gpu_cl, before this call), and it ends one wait: wrap it for one event.
+ * Another context's or display's object, an unknown type or a NULL
+ * handle: TFLACCEL_INVALID_ARGUMENT; a type the accelerator lacks:
  * TFLACCEL_UNSUPPORTED naming the missing extension. */
 tflaccel_status tflaccel_tensor_event_create_from_native(tflaccel_environment *environment,
                                                          const char *accelerator,

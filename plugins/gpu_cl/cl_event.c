@@ -3,6 +3,7 @@
 
 #include "plugins/gpu_cl/cl_error.h"
 #include "plugins/gpu_cl/cl_event.h"
+#include "plugins/gpu_cl/cl_semaphore.h"
 #include "plugins/gpu_common/gpu_native_event.h"
 
 /* No fault hook here: its counter belongs to the device's serialized
@@ -62,12 +63,14 @@ tflaccel_status cl_event_import(const tflaccel_host_services *host, cl_device_co
   *event = NULL;
   tflaccel_status status = gpu_native_event_check(host, "gpu_cl", native);
   if (status != NULL) return status;
+  if (native->type == TFLACCEL_NATIVE_EVENT_OPAQUE_FD)
+    return cl_semaphore_wrap(host, context, native, event);
   if (native->type != TFLACCEL_NATIVE_EVENT_OPENCL)
     return gpu_native_event_unsupported(
         host, "gpu_cl", native->type,
         native->type == TFLACCEL_NATIVE_EVENT_SYNC_FILE_FD
             ? "needs cl_khr_external_semaphore_sync_fd, which gpu_cl does not use"
-            : "gpu_cl waits on cl_event objects only");
+            : "gpu_cl waits on cl_event objects and opaque semaphore fds only");
   cl_event wrapped = (cl_event)(uintptr_t)native->handle;
   cl_context owner = NULL;
   cl_int error = clGetEventInfo(wrapped, CL_EVENT_CONTEXT, sizeof owner, &owner, NULL);

@@ -21,6 +21,8 @@ plugins_libgpu_cl_la_SOURCES = \
 	plugins/gpu_cl/cl_event.h \
 	plugins/gpu_cl/cl_external_memory.c \
 	plugins/gpu_cl/cl_external_memory.h \
+	plugins/gpu_cl/cl_semaphore.c \
+	plugins/gpu_cl/cl_semaphore.h \
 	plugins/gpu_cl/cl_kernel_sources.h \
 	plugins/gpu_cl/cl_program.c \
 	plugins/gpu_cl/cl_program.h \

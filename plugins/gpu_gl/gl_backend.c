@@ -324,9 +324,10 @@ static tflaccel_status sequence_run(void *device, gpu_sequence *sequence, int32_
 
 /* ---- asynchronous runs (gl_event.h) ---- */
 
-/* The dispatches after the waits (on the GPU: glWaitSync), ended by a
- * flushed fence, the run's event. GL orders later commands of the context
- * (buffer copies, reads, the next run) after them by itself. */
+/* The dispatches after the waits (on the GPU: glWaitSync, eglWaitSyncKHR
+ * or glWaitSemaphoreEXT), ended by a flushed fence, the run's event. GL
+ * orders later commands of the context (buffer copies, reads, the next
+ * run) after them by itself. */
 static tflaccel_status sequence_submit(void *device, gpu_sequence *sequence, int32_t rebound,
                                        tflaccel_event *const *waits, uint32_t wait_count,
                                        tflaccel_event **done) {
@@ -335,7 +336,7 @@ static tflaccel_status sequence_submit(void *device, gpu_sequence *sequence, int
   begin_run(self);
   tflaccel_status status = rebound ? check_bindings(self, sequence) : NULL;
   for (uint32_t w = 0; status == NULL && w < wait_count; ++w)
-    gl_event_wait_on_device(gl_event_of(waits[w]));
+    status = gl_event_wait_on_device(self->host, gl_event_of(waits[w]));
   for (uint32_t i = 0; status == NULL && i < sequence->count; ++i)
     status = dispatch(self, &sequence->steps[i]);
   if (status == NULL) status = end_dispatches(self);

@@ -28,6 +28,8 @@ plugins_libgpu_gl_la_SOURCES = \
 	plugins/gpu_gl/gl_event.h \
 	plugins/gpu_gl/gl_memory_object.c \
 	plugins/gpu_gl/gl_memory_object.h \
+	plugins/gpu_gl/gl_semaphore.c \
+	plugins/gpu_gl/gl_semaphore.h \
 	plugins/gpu_gl/gl_timer.c \
 	plugins/gpu_gl/gl_timer.h \
 	plugins/gpu_gl/gl_worker.c \

@@ -8,6 +8,14 @@
  *   - the application's cl_event (a user event) wraps as an input's event
  *     and gates the queued run on the device: the output is not written
  *     until clSetUserEventStatus;
+ *   - with Vulkan: an exported OPAQUE_FD binary semaphore of the
+ *     application's own Vulkan device on the same GPU (matched by
+ *     cl_khr_device_uuid), signalled by an empty vkQueueSubmit, wraps as
+ *     an input's event (cl_khr_external_semaphore_opaque_fd) and the run
+ *     completes with right outputs; a timeline
+ *     value is refused (cl_khr_semaphore has none). Where the driver lacks
+ *     the extensions (PoCL) the wrap is refused naming the missing one and
+ *     the rest says "skipped: ...";
  *   - an output read back to host memory ends on the CPU: a core event;
  *   - bad input (another context's cl_event, an unknown type, a NULL
  *     handle, a type gpu_cl lacks, an unknown accelerator) is refused in
@@ -17,14 +25,20 @@
 
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
+#include <CL/cl_ext.h>
 #include <check.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tests/runtime/device_buffer_fixture.h"
+#ifdef TFLACCEL_TEST_VULKAN
+#include "tests/runtime/vk_test_semaphore.h"
+#endif
 #include "tests/support/test_util.h"
 #include "tflaccel/tflaccel.h"
 
@@ -222,6 +236,108 @@ START_TEST(application_user_event_gates_the_run) {
 }
 END_TEST
 
+/* Whether the accelerator's device lists the OpenCL extension. */
+static int device_has_extension(const cl_setup *setup, const char *name) {
+  cl_device_id device = NULL;
+  ck_assert_int_eq(
+      clGetContextInfo(setup->context, CL_CONTEXT_DEVICES, sizeof device, &device, NULL), CL_SUCCESS);
+  size_t size = 0;
+  ck_assert_int_eq(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &size), CL_SUCCESS);
+  char *list = calloc(1, size + 1);
+  ck_assert_ptr_nonnull(list);
+  ck_assert_int_eq(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, list, NULL), CL_SUCCESS);
+  size_t length = strlen(name);
+  int found = 0;
+  for (const char *at = strstr(list, name); at != NULL && !found; at = strstr(at + 1, name))
+    found = (at == list || at[-1] == ' ') && (at[length] == ' ' || at[length] == '\0');
+  free(list);
+  return found;
+}
+
+static tflaccel_status wrap_fd(const cl_setup *setup, int fd, uint64_t value,
+                               tflaccel_tensor_event **event) {
+  tflaccel_native_event native = {.struct_size = sizeof native,
+                                  .type = TFLACCEL_NATIVE_EVENT_OPAQUE_FD,
+                                  .handle = (uint64_t)fd,
+                                  .value = value};
+  return tflaccel_tensor_event_create_from_native(setup->fixture.environment, "gpu_cl", &native,
+                                                  event);
+}
+
+START_TEST(application_semaphore_fd_gates_the_run) {
+  cl_setup setup;
+  if (!open_setup(&setup)) return;
+  device_fixture *fixture = &setup.fixture;
+  tflaccel_tensor_event *ready = NULL;
+  int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  ck_assert_int_ge(null_fd, 0);
+  expect_error(wrap_fd(&setup, null_fd, 1, &ready), TFLACCEL_UNSUPPORTED,
+               "cl_khr_semaphore has no timeline semaphores");
+  if (!device_has_extension(&setup, "cl_khr_external_semaphore_opaque_fd") ||
+      !device_has_extension(&setup, "cl_khr_semaphore")) {
+    expect_error(wrap_fd(&setup, null_fd, 0, &ready), TFLACCEL_UNSUPPORTED,
+                 "no opaque semaphore fd events: the OpenCL driver lacks cl_khr_");
+    ck_assert_int_eq(close(null_fd), 0); /* still the test's */
+    printf("gpu_cl: skipped: cl_khr_external_semaphore_opaque_fd not offered by the OpenCL "
+           "driver (wrapping an opaque fd refused naming it; a timeline value refused)\n");
+    close_setup(&setup);
+    return;
+  }
+  ck_assert_int_eq(close(null_fd), 0);
+#ifdef TFLACCEL_TEST_VULKAN
+  if (!device_has_extension(&setup, "cl_khr_device_uuid")) {
+    printf("gpu_cl: skipped: cl_khr_device_uuid not offered by the OpenCL driver (no Vulkan "
+           "device to match)\n");
+    close_setup(&setup);
+    return;
+  }
+  cl_device_id device = NULL;
+  ck_assert_int_eq(
+      clGetContextInfo(setup.context, CL_CONTEXT_DEVICES, sizeof device, &device, NULL), CL_SUCCESS);
+  uint8_t uuid[CL_UUID_SIZE_KHR] = {0};
+  ck_assert_int_eq(clGetDeviceInfo(device, CL_DEVICE_UUID_KHR, sizeof uuid, uuid, NULL), CL_SUCCESS);
+  vk_test_semaphore semaphore;
+  char why[256];
+  if (!vk_test_semaphore_open(&semaphore, uuid, 0, why, sizeof why)) {
+    printf("gpu_cl: skipped: %s\n", why);
+    close_setup(&setup);
+    return;
+  }
+  /* Signalled first: gpu_cl queues the wait when it wraps the fd, and a
+   * binary semaphore's wait must come after its signal was submitted. */
+  int fd = vk_test_semaphore_export(&semaphore);
+  vk_test_semaphore_signal(&semaphore, 1);
+  tflaccel_status status = wrap_fd(&setup, fd, 0, &ready);
+  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+  ck_assert_int_eq(close(fd), 0); /* gpu_cl imported its own copy */
+  for (uint32_t i = 0; i < fixture->input_count; ++i)
+    ck_assert_ptr_null(tflaccel_tensor_buffer_set_event(setup.inputs[i], ready));
+  status = tflaccel_compiled_model_run_async(fixture->compiled, setup.inputs, fixture->input_count,
+                                             setup.outputs, fixture->output_count);
+  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+  tflaccel_tensor_event *done = NULL;
+  (void)output_cl_event(&setup, 0, &done);
+  status = tflaccel_tensor_event_wait(done);
+  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+  tflaccel_tensor_event_destroy(done);
+  for (uint32_t o = 0; o < fixture->output_count; ++o)
+    device_fixture_check_output(fixture, o, setup.outputs[o]);
+  /* The wrapped event: the semaphore wait's cl_event, complete by now. */
+  status = tflaccel_tensor_event_wait(ready);
+  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+  ck_assert_int_eq(tflaccel_tensor_event_is_signaled(ready), 1);
+  for (uint32_t i = 0; i < fixture->input_count; ++i)
+    ck_assert_ptr_null(tflaccel_tensor_buffer_set_event(setup.inputs[i], NULL));
+  tflaccel_tensor_event_destroy(ready);
+  vk_test_semaphore_close(&semaphore);
+  printf("gpu_cl: a binary Vulkan semaphore's opaque fd gated a queued run on the device\n");
+#else
+  printf("gpu_cl: skipped: built without Vulkan, no semaphore to export\n");
+#endif
+  close_setup(&setup);
+}
+END_TEST
+
 START_TEST(bad_native_events_are_refused) {
   cl_setup setup;
   if (!open_setup(&setup)) return;
@@ -288,6 +404,7 @@ int main(void) {
   tcase_set_timeout(tcase, 600);
   tcase_add_test(tcase, queued_runs_export_cl_events);
   tcase_add_test(tcase, application_user_event_gates_the_run);
+  tcase_add_test(tcase, application_semaphore_fd_gates_the_run);
   tcase_add_test(tcase, bad_native_events_are_refused);
   suite_add_tcase(suite, tcase);
   return test_run_suite(suite);
