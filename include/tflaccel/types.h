@@ -125,7 +125,9 @@ typedef struct tflaccel_native_device {
    * driver as the API names them (VkPhysicalDeviceIDProperties,
    * GL_EXT_memory_object's GL_DEVICE_UUID_EXT / GL_DRIVER_UUID_EXT,
    * cl_khr_device_uuid); all zero when the API does not say. An opaque fd
-   * imports only where both equal the exporter's. */
+   * imports only on the exporter's device (equal device UUIDs); Vulkan and
+   * GL also want equal driver UUIDs, while an OpenCL driver names itself
+   * (NVIDIA's CL_DRIVER_UUID_KHR differs from its Vulkan driverUUID). */
   uint8_t device_uuid[16];
   uint8_t driver_uuid[16];
 } tflaccel_native_device;

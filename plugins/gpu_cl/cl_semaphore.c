@@ -88,15 +88,14 @@ tflaccel_status cl_semaphore_wrap(const tflaccel_host_services *host,
   if (fd < 0)
     return host->status_make(TFLACCEL_INVALID_ARGUMENT, "gpu_cl: event_wrap: fd %d: %s",
                              (int)native->handle, strerror(errno));
+  /* No device list: gpu_cl's context has one device, and the property's
+   * name and value changed between the extension's versions (the
+   * provisional CL_DEVICE_HANDLE_LIST_KHR, 0x2051, which NVIDIA's 580
+   * driver refuses with CL_INVALID_PROPERTY; 1.0's
+   * CL_SEMAPHORE_DEVICE_HANDLE_LIST_KHR, 0x2053). */
   const cl_semaphore_properties_khr properties[] = {
-      CL_SEMAPHORE_TYPE_KHR,
-      CL_SEMAPHORE_TYPE_BINARY_KHR,
-      CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR,
-      (cl_semaphore_properties_khr)fd,
-      CL_DEVICE_HANDLE_LIST_KHR,
-      (cl_semaphore_properties_khr)(uintptr_t)context->device,
-      CL_DEVICE_HANDLE_LIST_END_KHR,
-      0};
+      CL_SEMAPHORE_TYPE_KHR, CL_SEMAPHORE_TYPE_BINARY_KHR, CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR,
+      (cl_semaphore_properties_khr)fd, 0};
   cl_int error = CL_SUCCESS;
   cl_semaphore_khr semaphore = calls.create(context->context, properties, &error);
   if (semaphore == NULL || error != CL_SUCCESS) {
