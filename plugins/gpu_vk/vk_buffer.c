@@ -386,6 +386,11 @@ tflaccel_status vk_buffer_wrap(const tflaccel_host_services *host, const vk_devi
     vk_buffer_destroy(host, context, created);
     return status;
   }
+  /* The application's memory holds the bytes, not the fresh mirror, and the
+   * application may write it at any time: host reads and writes go through
+   * to it, as an exported buffer's do (a read returned the empty mirror). */
+  created->state = VK_MIRROR_DEVICE_NEWER;
+  vk_buffer_mark_exported(created);
   *buffer = created;
   return NULL;
 }

@@ -67,8 +67,10 @@ tflaccel_status vk_buffer_create_exportable(const tflaccel_host_services *host,
 int vk_buffer_exportable(const tflaccel_buffer *buffer);
 /* Bytes of its exportable allocation (the size an importer gives). */
 VkDeviceSize vk_buffer_exported_bytes(const tflaccel_buffer *buffer);
-/* Its memory went out as an fd: host copies reach the device side at
- * once (vk_backend_buffer_write/read), as another API reads it there. */
+/* Its memory is shared (went out as an fd, or is the application's own,
+ * vk_buffer_wrap): host copies reach the device side at once
+ * (vk_backend_buffer_write/read), as another API or the application reads
+ * and writes it there. */
 void vk_buffer_mark_exported(tflaccel_buffer *buffer);
 int vk_buffer_is_exported(const tflaccel_buffer *buffer);
 /* A vk_buffer_wrap'ed VkBuffer and memory become the buffer's own (an
