@@ -3,6 +3,8 @@
 
 #include "plugins/gpu_common/gpu_partition_cache.h"
 
+#include "plugins/gpu_common/gpu_build_id.h"
+
 int gpu_partition_cache_key_begin(const gpu_backend *backend,
                                   const tflaccel_partition_desc *partition,
                                   const tflaccel_compile_options *options, int32_t storage,
@@ -15,6 +17,11 @@ int gpu_partition_cache_key_begin(const gpu_backend *backend,
   gpu_disk_cache_key_begin(builder, "gpu partition entry");
   gpu_disk_cache_key_add_string(builder, backend->plugin_name);
   gpu_disk_cache_key_add_string(builder, PACKAGE_VERSION);
+  /* Another build of the same version lowers differently: its entries are
+   * its own (no build ID: the version alone, as before). */
+  uint8_t build_id[GPU_BUILD_ID_MAX];
+  size_t build_id_size = gpu_build_id(build_id, sizeof build_id);
+  gpu_disk_cache_key_add(builder, build_id, build_id_size);
   gpu_disk_cache_key_add_string(builder, options->model_token);
   gpu_disk_cache_key_add(builder, partition->ops, partition->op_count * sizeof *partition->ops);
   gpu_disk_cache_key_add(builder, partition->inputs,

@@ -12,6 +12,8 @@ plugins_libgpu_common_la_SOURCES = \
 	plugins/gpu_common/gpu_buffer_range.h \
 	plugins/gpu_common/gpu_disk_cache.c \
 	plugins/gpu_common/gpu_disk_cache.h \
+	plugins/gpu_common/gpu_build_id.c \
+	plugins/gpu_common/gpu_build_id.h \
 	plugins/gpu_common/gpu_partition_cache.c \
 	plugins/gpu_common/gpu_partition_cache.h \
 	plugins/gpu_common/gpu_emit.c \

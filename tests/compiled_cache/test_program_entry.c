@@ -14,8 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/registry/host_services.h"
+#include "plugins/gpu_common/gpu_build_id.h"
 #include "plugins/gpu_common/gpu_program_cache.h"
 #include "tests/support/test_util.h"
 
@@ -297,10 +299,46 @@ START_TEST(inconsistent_program_refused) {
 }
 END_TEST
 
+/* The build ID that keys a partition's entries is the one the linker wrote
+ * into this object (here the test program, which links gpu_common), as
+ * readelf reads it. */
+START_TEST(build_id_is_the_objects_own) {
+  uint8_t id[GPU_BUILD_ID_MAX];
+  size_t size = gpu_build_id(id, sizeof id);
+  ck_assert_msg(size > 0, "no GNU build ID found in the test program (linked without --build-id?)");
+  char expected[2 * GPU_BUILD_ID_MAX + 1] = "";
+  /* Not /proc/self/exe in the command: that would be the shell's. */
+  char self[4096];
+  ssize_t self_length = readlink("/proc/self/exe", self, sizeof self - 1);
+  ck_assert_int_gt(self_length, 0);
+  self[self_length] = '\0';
+  char command[4200];
+  snprintf(command, sizeof command, "readelf -n '%s' 2>/dev/null", self);
+  FILE *readelf = popen(command, "r");
+  ck_assert_ptr_nonnull(readelf);
+  char line[512];
+  char readelf_id[2 * GPU_BUILD_ID_MAX + 1] = "";
+  while (fgets(line, sizeof line, readelf) != NULL)
+    if (sscanf(line, " Build ID: %128s", readelf_id) == 1) break;
+  pclose(readelf);
+  for (size_t i = 0; i < size; ++i) snprintf(expected + 2 * i, 3, "%02x", id[i]);
+  if (readelf_id[0] == '\0') {
+    printf("build ID: readelf not found or silent; %zu bytes read: %s\n", size, expected);
+  } else {
+    ck_assert_str_eq(expected, readelf_id);
+  }
+  /* A smaller buffer gets the first bytes. */
+  uint8_t first[4];
+  ck_assert_uint_eq(gpu_build_id(first, sizeof first), sizeof first);
+  ck_assert_int_eq(memcmp(first, id, sizeof first), 0);
+}
+END_TEST
+
 int main(void) {
   Suite *suite = suite_create("program_entry");
   TCase *tc = tcase_create("program_entry");
   tcase_add_test(tc, program_round_trip);
+  tcase_add_test(tc, build_id_is_the_objects_own);
   tcase_add_test(tc, program_prefixes_refused);
   tcase_add_loop_test(tc, inconsistent_program_refused, 0, (int)SPOILER_COUNT);
   suite_add_tcase(suite, tc);
