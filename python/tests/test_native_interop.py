@@ -68,6 +68,8 @@ def test_output_buffer_wrapped_as_next_models_input(small_model, plugin):
     second.run_buffers([wrapped], [result])
     assert second.last_run_stats() == {"host_copies": 0, "host_copy_bytes": 0}
     np.testing.assert_array_equal(result.read(), expected[0])
+    # A host read of the wrapped buffer reads the memory it wraps.
+    np.testing.assert_array_equal(wrapped.read(), produced.read())
 
     # An output wrapped alike ("device": the accelerator's own type): B
     # writes another buffer's memory in place, read back through that one.
