@@ -201,7 +201,12 @@ typedef enum gpu_kernel_id {
    * activ_temp [B, 4D], t2 prev_state [B, D]; t0 is the new state when
    * [3] is 0, the new activation when [3] is 1. [0] D, [1] t1's slices per
    * pixel, [2] t2's, [3] as above, [4] the float bits of the cell clip
-   * (0: none), [5] those of a value added to the activation (0: none).
+   * (0: none), [5] those of a value added to the activation (0: none),
+   * [6] 1 for the integer LSTM (TFLite's 8x8_16 fixed-point steps
+   * simulated: t1 is [B, 8D], the input part of gate g's sum at channel
+   * g * D + c and the recurrent part at (4 + g) * D + c, each rounded to
+   * Q3.12 and saturated in turn; the gates on Q0.15; the cell update's two
+   * products each on the cell grid, [7] its scale's float bits).
    * Gate g of channel c is t1's channel g * D + c, read
    * one value at a time (not slice-aligned when D % 4 != 0). Both dispatches
    * compute the state the same way, in float, so the activation uses the
