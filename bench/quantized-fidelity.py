@@ -13,7 +13,10 @@ A run passes when every integer output has >= 99% of its elements within
 quantized models meet expected.json's rtol and index outputs its
 min_identical_fraction. "full" says whether every op ran on the accelerator
 (`--require_full_delegation`); runs that are not full are measured with the
-ops the accelerator declines on cpu_ref. "vs cpu_ref" is the largest
+ops the accelerator declines on cpu_ref. A reference whose outputs changed
+across the runs it was made with (its manifest's options.repeat and
+deterministic_across_repeats: dtln's stateful LSTMs) is compared with the
+outputs of as many runs of one compiled model (`tflaccel run --runs N`). "vs cpu_ref" is the largest
 difference from cpu_ref's own run (LSB, or fraction of scale for float
 outputs), which tells the float view's error from that of the ops cpu_ref
 runs. Exits 1 when any run fails or does not run. Needs only python3 and an
@@ -97,9 +100,27 @@ def largest_difference(output, ours, base):
     return f"{max((abs(a - b) for a, b in zip(ours, base)), default=0.0) / scale:.1e}"
 
 
-def run_model(tflaccel, model, accelerator, precision, out, full):
+def reference_runs(model_dir, name):
+    """How many runs the reference's outputs come after: its manifest's
+    options.repeat where its outputs changed across those runs (a stateful
+    model: dtln's LSTMs), else 1 (the same outputs after one run)."""
+    manifest = os.path.join(model_dir, "ref", name, "manifest.json")
+    try:
+        with open(manifest) as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return 1
+    repeat = data.get("options", {}).get("repeat", 1)
+    if data.get("deterministic_across_repeats", True) or not isinstance(repeat, int):
+        return 1
+    return max(repeat, 1)
+
+
+def run_model(tflaccel, model, accelerator, precision, out, full, runs=1):
     command = [tflaccel, "run", model, "--accelerator", accelerator, "--precision", precision,
                "--output-dir", out]
+    if runs > 1:
+        command += ["--runs", str(runs)]
     if full:
         command.append("--require_full_delegation")
     return subprocess.run(command, capture_output=True, text=True)
@@ -125,16 +146,18 @@ def main():
         if entry is None:
             sys.exit(f"quantized-fidelity.py: {name} has no entry in expected.json")
         model = os.path.join(args.model_dir, name + ".tflite")
+        runs = reference_runs(args.model_dir, name)
         base_dir = tempfile.TemporaryDirectory()
-        base = run_model(args.tflaccel, model, "cpu_ref", "fp32", base_dir.name, False)
+        base = run_model(args.tflaccel, model, "cpu_ref", "fp32", base_dir.name, False, runs)
         for accelerator in args.accelerators.split(","):
             for precision in args.precisions.split(","):
                 with tempfile.TemporaryDirectory() as out:
                     full = "yes"
-                    run = run_model(args.tflaccel, model, accelerator, precision, out, True)
+                    run = run_model(args.tflaccel, model, accelerator, precision, out, True, runs)
                     if run.returncode != 0:
                         full = "no"
-                        run = run_model(args.tflaccel, model, accelerator, precision, out, False)
+                        run = run_model(args.tflaccel, model, accelerator, precision, out, False,
+                                        runs)
                     if run.returncode != 0:
                         lines = (run.stderr.strip() or "no message").splitlines()
                         print(f"| {name} | {accelerator} | {precision} | - | did not run | "
