@@ -99,11 +99,13 @@ echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for plugin in $plugins; do
   for name in $names; do
     [ -f "$models/$name.tflite" ] || { echo "$0: skipping $name: not in $models" >&2; continue; }
+    # shellcheck disable=SC2046 # the four fields are split on purpose
     set -- $(bench "$name" "$plugin")
     if [ "$1" = failed ]; then q="failed | | | "; else q="$1 | $2 | $3 | $4"; fi
     twin=$(twin_of "$name")
     f="- | - | - | -"
     if [ "$twin" != - ] && [ -f "$models/$twin.tflite" ]; then
+      # shellcheck disable=SC2046
       set -- $(bench "$twin" "$plugin")
       if [ "$1" = failed ]; then f="failed | | | "; else f="$1 | $2 | $3 | $4"; fi
     fi
