@@ -13,7 +13,10 @@ A run passes when every integer output has >= 99% of its elements within
 quantized models meet expected.json's rtol and index outputs its
 min_identical_fraction. "full" says whether every op ran on the accelerator
 (`--require_full_delegation`); runs that are not full are measured with the
-ops the accelerator declines on cpu_ref. "vs cpu_ref" is the largest
+ops the accelerator declines on cpu_ref. A reference whose outputs changed
+across the runs it was made with (its manifest's options.repeat and
+deterministic_across_repeats: dtln's stateful LSTMs) is compared with the
+outputs of as many runs of one compiled model (`tflaccel run --runs N`). "vs cpu_ref" is the largest
 difference from cpu_ref's own run (LSB, or fraction of scale for float
 outputs), which tells the float view's error from that of the ops cpu_ref
 runs. Exits 1 when any run fails or does not run. Needs only python3 and an
@@ -101,13 +104,14 @@ def main():
             if base_dir is not None:
                 base_dir.cleanup()
             base_name, base_dir = name, tempfile.TemporaryDirectory()
-            base = run(args.tflaccel, model, "cpu_ref", "fp32", base_dir.name, False)
+            runs = reference_models.reference_runs(args.model_dir, name)
+            base = run(args.tflaccel, model, "cpu_ref", "fp32", base_dir.name, False, runs)
         with tempfile.TemporaryDirectory() as out:
             full = "yes"
-            ours_run = run(args.tflaccel, model, accelerator, precision, out, True)
+            ours_run = run(args.tflaccel, model, accelerator, precision, out, True, runs)
             if ours_run.returncode != 0:
                 full = "no"
-                ours_run = run(args.tflaccel, model, accelerator, precision, out, False)
+                ours_run = run(args.tflaccel, model, accelerator, precision, out, False, runs)
             if ours_run.returncode != 0:
                 print(f"| {name} | {accelerator} | {precision} | - | did not run | "
                       f"{reference_models.last_error(ours_run)} |")

@@ -68,11 +68,30 @@ def each_run(args, models):
                 yield name, entry, model, accelerator, precision
 
 
-def run_tflaccel(tflaccel, model, accelerator, precision, out, full):
-    """`tflaccel run` writing the outputs into `out`; full: every op on the
-    accelerator asked for (--require_full_delegation)."""
+def reference_runs(model_dir, name):
+    """How many runs the reference's outputs come after: its manifest's
+    options.repeat where its outputs changed across those runs (a stateful
+    model: dtln's LSTMs), else 1 (the same outputs after one run)."""
+    manifest = os.path.join(model_dir, "ref", name, "manifest.json")
+    try:
+        with open(manifest) as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return 1
+    repeat = data.get("options", {}).get("repeat", 1)
+    if data.get("deterministic_across_repeats", True) or not isinstance(repeat, int):
+        return 1
+    return max(repeat, 1)
+
+
+def run_tflaccel(tflaccel, model, accelerator, precision, out, full, runs=1):
+    """`tflaccel run` writing the outputs into `out` (of the last of `runs`
+    runs on one compiled model); full: every op on the accelerator asked
+    for (--require_full_delegation)."""
     command = [tflaccel, "run", model, "--accelerator", accelerator, "--precision", precision,
                "--output-dir", out]
+    if runs > 1:
+        command += ["--runs", str(runs)]
     if full:
         command.append("--require_full_delegation")
     return subprocess.run(command, capture_output=True, text=True)

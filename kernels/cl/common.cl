@@ -54,6 +54,8 @@
 #define P_OUT_C 11
 #define P_OUT_S 12
 #define P_OUT_DENSE 13
+#define P_OUT_SCALE 14
+#define P_OUT_ZERO 15
 #define P_POSTS 16
 #define POST_SIZE 12
 #define P_KERNEL 64
@@ -140,6 +142,41 @@ FLT4 apply_binary(int code, FLT4 a, FLT4 b) {
   }
 }
 
+/* The integer of real value x on the grid of scale, zero point, qmin,
+ * qmax: TFLite's quantization, round half away from zero (OpenCL's
+ * round), then clamp. Used by the output edge (gpu_from_slices, or the
+ * epilogue storing a quantized output dense). */
+int quantize_real(float x, float scale, int zero, int qmin, int qmax) {
+  float q = round(x / scale) + (float)zero;
+  return (int)fmin(fmax(q, (float)qmin), (float)qmax);
+}
+
+/* v as a kernel reading it back from t0 would see it: rounded to half in
+ * the half storage modes (the value gpu_from_slices quantizes). */
+float4 as_stored_float4(FLT4 v) {
+#if defined(GPU_HALF_STORAGE)
+  ushort stored[4]; /* half is a pointer type only without cl_khr_fp16 */
+  vstore_half4_rte(v, 0, (half *)stored);
+  return vload_half4(0, (const half *)stored);
+#else
+  return convert_float4(v);
+#endif
+}
+
+/* Stores lanes [0, count) of the quantized slice v as the integers of
+ * dense kind (gpu_dense_kind: 2 uint8, 3 int8, 4 int16) at bytes. */
+void store_quantized(__global uchar *bytes, int kind, float4 v, int count, float scale,
+                     int zero) {
+  float lanes[4] = {v.x, v.y, v.z, v.w};
+  for (int i = 0; i < count; ++i) {
+    if (kind == 2) bytes[i] = (uchar)quantize_real(lanes[i], scale, zero, 0, 255);
+    else if (kind == 3)
+      ((__global char *)bytes)[i] = (char)quantize_real(lanes[i], scale, zero, -128, 127);
+    else
+      ((__global short *)bytes)[i] = (short)quantize_real(lanes[i], scale, zero, -32768, 32767);
+  }
+}
+
 /* Applies the post-ops to slice s of output pixel (b, y, x), zeroes the
  * channels past C and stores it. */
 void finish_slice(__global const int *P, TENSOR_ARGS, int b, int y, int x, int s, FLT4 v) {
@@ -182,7 +219,18 @@ void finish_slice(__global const int *P, TENSOR_ARGS, int b, int y, int x, int s
     }
   }
   int c = s * 4, channels = P[P_OUT_C];
-  if (P[P_OUT_DENSE]) {
+  int kind = P[P_OUT_DENSE] - 1; /* gpu_dense_kind */
+  if (kind >= 2) {
+    /* A quantized partition output stored as the core wants it: its
+     * integers, dense, its offset P[0] counted in bytes. */
+    int size = kind == 4 ? 2 : 1;
+    __global uchar *bytes = (__global uchar *)(t0 - P[0]) + P[0] +
+                            (((b * P[P_OUT_H] + y) * P[P_OUT_W] + x) * channels + c) * size;
+    store_quantized(bytes, kind, as_stored_float4(v), min(4, channels - c),
+                    as_float(P[P_OUT_SCALE]), P[P_OUT_ZERO]);
+    return;
+  }
+  if (kind == 0) {
     /* A partition output stored as the core wants it: dense float32, its
      * offset P[0] counted in floats (t0 moved by P[0] stored values). */
     __global float *dense = (__global float *)(t0 - P[0]) + P[0] +

@@ -20,11 +20,9 @@ float dense_value(__global const int *K, __global const uchar *bytes, int at) {
   }
 }
 
-/* The integer of real value x on the grid K[1..5): TFLite's quantization,
- * round half away from zero (OpenCL's round), then clamp. */
+/* The integer of real value x on the grid K[1..5) (quantize_real). */
 int quantize_value(__global const int *K, float x) {
-  float q = round(x / as_float(K[1])) + (float)K[2];
-  return (int)fmin(fmax(q, (float)K[3]), (float)K[4]);
+  return quantize_real(x, as_float(K[1]), K[2], K[3], K[4]);
 }
 
 __global const uchar *dense_bytes(__global STORAGE *t, int byte_offset) {

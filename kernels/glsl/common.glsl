@@ -62,6 +62,8 @@ const int P_OUT_W = 10;
 const int P_OUT_C = 11;
 const int P_OUT_S = 12;
 const int P_OUT_DENSE = 13;
+const int P_OUT_SCALE = 14;
+const int P_OUT_ZERO = 15;
 const int P_POSTS = 16;
 const int POST_SIZE = 12;
 const int P_KERNEL = 64;
@@ -341,10 +343,64 @@ FLT4 posted_slice(int b, int y, int x, int s, FLT4 computed) {
   return v;
 }
 
+/* v as a kernel reading it back from a tensor sees it: rounded to half in
+ * the half storage modes. */
+FLT4 as_stored(FLT4 v) {
+#if defined(GPU_PACKED_HALF)
+  return FLT4(unpackHalf2x16(packHalf2x16(vec2(v.xy))), unpackHalf2x16(packHalf2x16(vec2(v.zw))));
+#else
+  return FLT4(STORAGE4(v));
+#endif
+}
+
+/* The `bits` bits (8 or 16) at byte `at` of t0's words: their word's other
+ * bytes may belong to other work items (or lie outside the tensor), so it
+ * is changed atomically. */
+void store_dense_bits(int at, int bits, uint value) {
+  uint shift = uint(at & 3) * 8u;
+  uint mask = bits == 8 ? 0xFFu : 0xFFFFu;
+  atomicAnd(w0.words[at >> 2], ~(mask << shift));
+  atomicOr(w0.words[at >> 2], (value & mask) << shift);
+}
+
+/* The integer bits of real value x on the grid of scale, zero point, qmin,
+ * qmax: TFLite's quantization, round half away from zero, then clamp.
+ * Used by the output edge (from_slices, or the epilogue storing a
+ * quantized output dense). */
+uint quantized_bits(float x, float scale, int zero, int qmin, int qmax) {
+  float q = round_half_away(x / scale) + float(zero);
+  return uint(int(clamp(q, float(qmin), float(qmax))));
+}
+
+/* Stores lane x of a quantized output at element `at` of t0 (from byte
+ * byte_offset) as the integers of dense kind (gpu_dense_kind: 2 uint8,
+ * 3 int8, 4 int16). */
+void store_quantized(int byte_offset, int at, int kind, float x, float scale, int zero) {
+  if (kind == 4)
+    store_dense_bits(byte_offset + 2 * at, 16, quantized_bits(x, scale, zero, -32768, 32767));
+  else if (kind == 3)
+    store_dense_bits(byte_offset + at, 8, quantized_bits(x, scale, zero, -128, 127));
+  else
+    store_dense_bits(byte_offset + at, 8, quantized_bits(x, scale, zero, 0, 255));
+}
+
 /* Stores slice s of output pixel (b, y, x), the channels past C zeroed. */
 void store_slice(int b, int y, int x, int s, FLT4 v) {
   int c = s * 4, channels = P(P_OUT_C);
-  if (P(P_OUT_DENSE) != 0) {
+  int kind = P(P_OUT_DENSE) - 1; /* gpu_dense_kind */
+  if (kind >= 2) {
+    /* A quantized partition output stored as the core wants it: its
+     * integers, dense, from byte offset tensor_offset[0]; each lane
+     * quantized from the value as from_slices would read it back. */
+    int at = ((b * P(P_OUT_H) + y) * P(P_OUT_W) + x) * channels + c;
+    vec4 f = vec4(as_stored(v));
+    float scale = intBitsToFloat(P(P_OUT_SCALE));
+    int zero = P(P_OUT_ZERO);
+    store_quantized(tensor_offset[0], at, kind, f.x, scale, zero);
+    if (c + 1 < channels) store_quantized(tensor_offset[0], at + 1, kind, f.y, scale, zero);
+    if (c + 2 < channels) store_quantized(tensor_offset[0], at + 2, kind, f.z, scale, zero);
+    if (c + 3 < channels) store_quantized(tensor_offset[0], at + 3, kind, f.w, scale, zero);
+  } else if (kind == 0) {
     /* A partition output stored as the core wants it: dense float32 words
      * (the w0 view of t0), its offset counted in floats. */
     int at = tensor_offset[0] + ((b * P(P_OUT_H) + y) * P(P_OUT_W) + x) * channels + c;
@@ -365,16 +421,6 @@ void store_slice(int b, int y, int x, int s, FLT4 v) {
  * channels past C and stores it. */
 void finish_slice(int b, int y, int x, int s, FLT4 computed) {
   store_slice(b, y, x, s, posted_slice(b, y, x, s, computed));
-}
-
-/* v as a kernel reading it back from a tensor sees it: rounded to half in
- * the half storage modes. */
-FLT4 as_stored(FLT4 v) {
-#if defined(GPU_PACKED_HALF)
-  return FLT4(unpackHalf2x16(packHalf2x16(vec2(v.xy))), unpackHalf2x16(packHalf2x16(vec2(v.zw))));
-#else
-  return FLT4(STORAGE4(v));
-#endif
 }
 
 /* acc + v.x * w[at] + v.y * w[at + 1] + ... (slices of tensor n), one

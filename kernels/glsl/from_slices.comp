@@ -5,15 +5,7 @@
  * K(2) zero point, K(3) qmin, K(4) qmax; int32 and int64 are integer values
  * held as floats (ARG_MAX outputs), rounded (kernels/cl/layout.cl's twin). */
 
-/* The `bits` bits (8 or 16) at byte `at`: their word's other bytes may
- * belong to other work items (or lie outside the tensor), so it is changed
- * atomically. */
-void store_dense_bits(int at, int bits, uint value) {
-  uint shift = uint(at & 3) * 8u;
-  uint mask = bits == 8 ? 0xFFu : 0xFFFFu;
-  atomicAnd(w0.words[at >> 2], ~(mask << shift));
-  atomicOr(w0.words[at >> 2], (value & mask) << shift);
-}
+/* store_dense_bits and quantized_bits: common.glsl. */
 
 void main() {
   kernel_start();
@@ -36,8 +28,7 @@ void main() {
     w0.words[(byte_offset >> 2) + 2 * at + 1] = index < 0 ? 0xFFFFFFFFu : 0u;
   } else {
     /* TFLite's quantization: round half away from zero, then clamp. */
-    float q = round_half_away(float(value) / intBitsToFloat(K(1))) + float(K(2));
-    uint bits = uint(int(clamp(q, float(K(3)), float(K(4)))));
+    uint bits = quantized_bits(float(value), intBitsToFloat(K(1)), K(2), K(3), K(4));
     if (kind == 4)
       store_dense_bits(byte_offset + 2 * at, 16, bits);
     else

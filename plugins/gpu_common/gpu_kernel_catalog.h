@@ -10,9 +10,15 @@
  *             side of the layout conversions)
  *   [7]       number of post-ops
  *   [8..13)   output B, H, W, C, S (gpu_layout.h)
- *   [13]      1 when t0 is a dense float32 NHWC tensor (C channels per
- *             pixel, no slices), written lane by lane; only with
- *             GPU_FEATURE_DENSE_OUTPUT
+ *   [13]      0 when t0 holds slices; else 1 + the gpu_dense_kind of a
+ *             dense NHWC partition output t0 (C channels per pixel, no
+ *             slices), written lane by lane; only with
+ *             GPU_FEATURE_DENSE_OUTPUT: float32 (offsets in floats), or
+ *             the integers of a quantized output (uint8, int8, int16;
+ *             offsets in bytes), quantized in the epilogue as
+ *             GPU_KERNEL_FROM_SLICES quantizes them
+ *   [14], [15] with a quantized dense t0: its scale float bits and zero
+ *             point (its range is its integer type's)
  *   [16..64)  up to GPU_MAX_POSTS post-ops of GPU_POST_SIZE ints
  *   [64..128) the kernel's own parameters (listed with each kernel id)
  *
@@ -45,6 +51,8 @@
 #define GPU_P_POST_COUNT 7
 #define GPU_P_OUT 8
 #define GPU_P_OUT_DENSE 13
+#define GPU_P_OUT_SCALE 14
+#define GPU_P_OUT_ZERO 15
 #define GPU_P_POSTS 16
 #define GPU_POST_SIZE 12
 #define GPU_MAX_POSTS 4
@@ -193,7 +201,12 @@ typedef enum gpu_kernel_id {
    * activ_temp [B, 4D], t2 prev_state [B, D]; t0 is the new state when
    * [3] is 0, the new activation when [3] is 1. [0] D, [1] t1's slices per
    * pixel, [2] t2's, [3] as above, [4] the float bits of the cell clip
-   * (0: none), [5] those of a value added to the activation (0: none).
+   * (0: none), [5] those of a value added to the activation (0: none),
+   * [6] 1 for the integer LSTM (TFLite's 8x8_16 fixed-point steps
+   * simulated: t1 is [B, 8D], the input part of gate g's sum at channel
+   * g * D + c and the recurrent part at (4 + g) * D + c, each rounded to
+   * Q3.12 and saturated in turn; the gates on Q0.15; the cell update's two
+   * products each on the cell grid, [7] its scale's float bits).
    * Gate g of channel c is t1's channel g * D + c, read
    * one value at a time (not slice-aligned when D % 4 != 0). Both dispatches
    * compute the state the same way, in float, so the activation uses the

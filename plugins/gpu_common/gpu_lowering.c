@@ -178,15 +178,24 @@ static tflaccel_status convert_inputs(gpu_lowering *lw) {
   return NULL;
 }
 
+/* Whether the epilogue can store a tensor of this dense kind: float32,
+ * or the integers of a quantized output (the float view's output edge,
+ * quantized where it is computed instead of by a dispatch of its own). */
+static int dense_kind_stored_by_epilogue(uint8_t kind) {
+  return kind == GPU_DENSE_FLOAT32 || kind == GPU_DENSE_UINT8 || kind == GPU_DENSE_INT8 ||
+         kind == GPU_DENSE_INT16;
+}
+
 /* Output t (binding of partition output number `index`) can be stored
  * dense by the dispatch that computes it, instead of by a conversion pass:
- * the backend offers that, t is float32, its storage root is an arena
- * tensor that a kernel storing through its post-op epilogue writes and no
- * dispatch reads, and no other output shares that root. A reshape alias
- * keeps the dense element order, so the root's writer serves it. */
+ * the backend offers that, t is float32 or quantized (8 or 16 bits), its
+ * storage root is an arena tensor that a kernel storing through its
+ * post-op epilogue writes and no dispatch reads, and no other output
+ * shares that root. A reshape alias keeps the dense element order, so the
+ * root's writer serves it. */
 static int dense_store_possible(const gpu_lowering *lw, uint32_t index, uint32_t t) {
   if (!(lw->backend->caps.features & GPU_FEATURE_DENSE_OUTPUT) ||
-      lw->graph->tensors[t].dtype != TFLACCEL_DTYPE_FLOAT32)
+      !dense_kind_stored_by_epilogue(lw->tensors[t].dense_kind))
     return 0;
   uint32_t root = lower_storage_root(lw, t);
   const lower_tensor *rt = &lw->tensors[root];
@@ -201,17 +210,26 @@ static int dense_store_possible(const gpu_lowering *lw, uint32_t index, uint32_t
   return 1;
 }
 
-/* Makes the writer of t's root store into t's binding, dense. */
+/* Makes the writer of t's root store into t's binding, dense (a quantized
+ * output quantized on the grid the FROM_SLICES conversion would use). */
 static void store_dense(gpu_lowering *lw, uint32_t t) {
   lower_tensor *rt = &lw->tensors[lower_storage_root(lw, t)];
   uint32_t producer = (uint32_t)rt->producer;
   gpu_dispatch *dispatch = &lw->program->dispatches[producer];
+  uint8_t kind = lw->tensors[t].dense_kind;
   dispatch->args[0].kind = GPU_BUFFER_BINDING;
   dispatch->args[0].binding = lw->tensors[t].binding;
-  dispatch->args[0].offset_unit = 4; /* offsets count float32 elements */
+  /* Offsets count float32 elements, or bytes for the integers. */
+  dispatch->args[0].offset_unit = kind == GPU_DENSE_FLOAT32 ? 4 : 1;
   int32_t *params = gpu_program_params(lw->program, producer);
   params[0] = 0;
-  params[GPU_P_OUT_DENSE] = 1;
+  params[GPU_P_OUT_DENSE] = 1 + kind;
+  if (kind != GPU_DENSE_FLOAT32) {
+    int32_t k[5];
+    dense_kind_params(lw, t, k);
+    params[GPU_P_OUT_SCALE] = k[1];
+    params[GPU_P_OUT_ZERO] = k[2];
+  }
   /* The arena no longer holds it. */
   for (uint32_t f = 0; f < lw->fixup_count; ++f)
     if (lw->fixups[f].dispatch == producer && lw->fixups[f].argument == 0)

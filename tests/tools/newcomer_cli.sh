@@ -14,6 +14,16 @@ run run "$MODEL" --accelerator cpu_ref --output-dir "$scratch/a_file/x"
 expect_exit 1
 expect_stderr "tflaccel run: cannot make directory $scratch/a_file/x: a file is in the way"
 
+# --runs N: the outputs of the last of N runs (a stateless model's are the
+# first run's); a count below 1 is a usage error.
+run run "$MODEL" --accelerator cpu_ref --runs 3 --output-dir "$scratch/runs"
+expect_exit 0
+checks=$((checks + 1))
+cmp -s "$scratch/new/nested/output_0.bin" "$scratch/runs/output_0.bin" ||
+  fail "--runs 3 changed a stateless model's outputs"
+run run "$MODEL" --runs 0
+expect_usage_error '--runs'
+
 run plugins --json
 expect_exit 0
 checks=$((checks + 1))

@@ -27,6 +27,8 @@ static void print_help(void) {
          "../shared/models/README.md (seed 1), which reproduces the reference outputs.\n\n"
          "  --input FILE                 raw input in the input's dtype; repeat once per input, in order\n"
          "  --seed N                     generator seed (default 1)\n"
+         "  --runs N                     run N times on the same inputs and write the last run's\n"
+         "                               outputs (a stateful model's variables carry over; default 1)\n"
          "  --output-dir DIR             write output_K.bin (raw, in the output's dtype) into DIR (made if missing)\n"
          "  --io=host|device             device: inputs and outputs in the accelerator's own buffers\n"
          "                               (the outputs are then read back to print them)\n"
@@ -150,7 +152,7 @@ int tflaccel_cmd_run(int argc, char **argv) {
   const char *model_path = NULL, *output_dir = NULL;
   const char *input_files[MAX_INPUT_FILES];
   uint32_t input_file_count = 0;
-  long seed = 1;
+  long seed = 1, runs = 1;
   int io_device = 0;
   for (int i = 1; i < argc; ++i) {
     const char *value = NULL;
@@ -172,6 +174,10 @@ int tflaccel_cmd_run(int argc, char **argv) {
     }
     if ((match = cli_match_value(COMMAND, argc, argv, &i, "--seed", &value)) != 0) {
       if (match < 0 || !cli_parse_int(COMMAND, "--seed", value, 0, 4294967295L, &seed)) return 2;
+      continue;
+    }
+    if ((match = cli_match_value(COMMAND, argc, argv, &i, "--runs", &value)) != 0) {
+      if (match < 0 || !cli_parse_int(COMMAND, "--runs", value, 1, 1000000L, &runs)) return 2;
       continue;
     }
     if ((match = bench_match_io(COMMAND, argc, argv, &i, &io_device)) != 0) {
@@ -247,7 +253,8 @@ int tflaccel_cmd_run(int argc, char **argv) {
     status = tflaccel_compiled_model_create_output_buffer(compiled, i, &outputs[i]);
   model_buffers device_buffers = {inputs, outputs, input_count, output_count};
   if (status == NULL && io_device) status = bench_buffers_to_device(compiled, &device_buffers, NULL, 0);
-  if (status == NULL) status = tflaccel_compiled_model_run(compiled, inputs, input_count, outputs, output_count);
+  for (long run = 0; status == NULL && run < runs; ++run)
+    status = tflaccel_compiled_model_run(compiled, inputs, input_count, outputs, output_count);
   if (status == NULL && io_device) {
     /* The outputs' bytes, read back from the device buffers to print. */
     tflaccel_tensor_buffer **host = NULL;

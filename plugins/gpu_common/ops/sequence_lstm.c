@@ -4,7 +4,9 @@
  *   1. gpu_concat: rows <- [x_t, h_{t-1}];
  *   2. gpu_conv2d, 1x1: sums <- bias + [W_x | W_h] . rows, the four gates'
  *      weights packed as one matrix in the basic cell's gate order (input,
- *      cell, forget, output);
+ *      cell, forget, output); in the int8 LSTM the input and the recurrent
+ *      parts of each sum apart (twice the channels), which TFLite
+ *      requantizes and saturates one after the other;
  *   3. gpu_lstm_gates writing h_t into step t of the output (and, after
  *      the last step, into the output state);
  *   4. gpu_lstm_gates writing the new cell state in place (each item reads
@@ -74,9 +76,13 @@ static void describe(const tflaccel_graph_view *graph, const tflaccel_op_desc *o
  * (gpu_quant.h): the gates in float on the dequantized weights, the cell
  * state rounded onto its int16 grid and h onto the output's int8 grid at
  * every step, where TFLite's kernel quantizes them (with its zero-point
- * quirk: lower_sequence_lstm); its int16 gate sums
- * and fixed-point sigmoid and tanh are not simulated (bench/RESULTS.md:
- * how far that puts the outputs). */
+ * quirk: lower_sequence_lstm). Its fixed-point steps are simulated in the
+ * gates kernel: the input and recurrent parts of each gate sum rounded to
+ * Q3.12 and saturated in turn (where the input part saturates, the float
+ * sum differs by whole units), the gates and the tanh of the cell on
+ * Q0.15, the cell update's two products each on the cell grid; its
+ * fixed-point sigmoid and tanh themselves are not (bench/RESULTS.md: how
+ * far that puts the outputs). */
 static int check_integer_lstm(const gpu_support_check *check) {
   const tflaccel_graph_view *graph = check->graph;
   const tflaccel_op_desc *op = check->op;
@@ -194,11 +200,15 @@ static int check_sequence_lstm(const gpu_support_check *check) {
 }
 
 /* The gates' weights [W_x | W_h] as one [4 * cells, input + cells] matrix
- * in gpu_conv2d's layout, the basic cell's gate order. */
+ * in gpu_conv2d's layout, the basic cell's gate order. With two parts (the
+ * integer LSTM), [8 * cells, input + cells]: rows [0, 4 * cells) sum the
+ * input alone ([W_x | 0]), rows [4 * cells, 8 * cells) the recurrent state
+ * alone ([0 | W_h]), as TFLite requantizes and saturates them one after
+ * the other. */
 static tflaccel_status pack_weights(gpu_lowering *lw, const tflaccel_op_desc *op,
-                                    const seq_shape *shape, uint64_t *offset) {
+                                    const seq_shape *shape, int32_t parts, uint64_t *offset) {
   gpu_program *program = lw->program;
-  int32_t out_c = 4 * shape->cells, in_c = shape->input + shape->cells;
+  int32_t out_c = parts * 4 * shape->cells, in_c = shape->input + shape->cells;
   int32_t out_s = (out_c + 3) / 4, in_s = (in_c + 3) / 4;
   tflaccel_status status = gpu_program_add_constants(
       lw->host, program, (uint64_t)out_s * in_s * 16 * program->element_size,
@@ -211,10 +221,12 @@ static tflaccel_status pack_weights(gpu_lowering *lw, const tflaccel_op_desc *op
         for (int32_t oo = 0; oo < 4; ++oo, ++to) {
           int32_t o = os * 4 + oo, i = is * 4 + ii;
           if (o >= out_c || i >= in_c) continue;
-          uint32_t gate = basic_to_full_gate[o / shape->cells];
+          int32_t part = o / (4 * shape->cells); /* 1: the recurrent part */
+          uint32_t gate = basic_to_full_gate[o % (4 * shape->cells) / shape->cells];
           int32_t cell = o % shape->cells;
           const tflaccel_tensor_desc *weights;
           int64_t from;
+          if (parts == 2 && part != (i < shape->input ? 0 : 1)) continue; /* stays zero */
           if (i < shape->input) {
             weights = slot(lw->graph, op, SEQ_INPUT_WEIGHTS + gate);
             from = (int64_t)cell * shape->input + i;
@@ -227,17 +239,18 @@ static tflaccel_status pack_weights(gpu_lowering *lw, const tflaccel_op_desc *op
   return NULL;
 }
 
-/* The four biases in the same gate order, one vector. */
+/* The four biases in the same gate order, one vector (with two parts,
+ * the recurrent part's are zero: TFLite adds the bias to the input part). */
 static tflaccel_status pack_bias(gpu_lowering *lw, const tflaccel_op_desc *op,
-                                 const seq_shape *shape, uint64_t *offset) {
+                                 const seq_shape *shape, int32_t parts, uint64_t *offset) {
   gpu_program *program = lw->program;
-  int32_t out_c = 4 * shape->cells;
+  int32_t out_c = parts * 4 * shape->cells;
   tflaccel_status status = gpu_program_add_constants(
       lw->host, program, (uint64_t)(out_c + 3) / 4 * 4 * program->element_size,
       GPU_WEIGHT_ALIGNMENT, offset);
   if (status != NULL) return status;
   const tflaccel_tensor_desc *input = slot(lw->graph, op, SEQ_INPUT);
-  for (int32_t o = 0; o < out_c; ++o) {
+  for (int32_t o = 0; o < 4 * shape->cells; ++o) {
     uint32_t gate = basic_to_full_gate[o / shape->cells];
     const tflaccel_tensor_desc *bias = slot(lw->graph, op, SEQ_BIAS + gate);
     int32_t cell = o % shape->cells;
@@ -297,7 +310,9 @@ static tflaccel_status lower_sequence_lstm(gpu_lowering *lw, uint32_t position) 
    * scale: +-1), before h is computed from it: a clip of the float state
    * there too (the gates kernel computes h from the state it clips). */
   const tflaccel_tensor_desc *cell_desc = &lw->graph->tensors[cell_state];
-  if (gpu_is_quantized_activation(cell_desc)) {
+  int32_t integer = gpu_is_quantized_activation(cell_desc);
+  float cell_scale = integer ? cell_desc->quantization.scales[0] : 0.0f;
+  if (integer) {
     float range = (float)(INT16_MAX - cell_desc->quantization.zero_points[0]) *
                   cell_desc->quantization.scales[0];
     if (cell_clip <= 0.0f || cell_clip > range) cell_clip = range;
@@ -311,12 +326,14 @@ static tflaccel_status lower_sequence_lstm(gpu_lowering *lw, uint32_t position) 
   if (gpu_is_quantized_activation(output_desc))
     activ_offset = -2.0f * (float)output_desc->quantization.zero_points[0] *
                    output_desc->quantization.scales[0];
-  const int32_t rows_dims[2] = {batch, total}, sums_dims[2] = {batch, 4 * cells};
+  /* The integer LSTM sums the input and the recurrent part apart. */
+  int32_t parts = integer ? 2 : 1;
+  const int32_t rows_dims[2] = {batch, total}, sums_dims[2] = {batch, parts * 4 * cells};
   gpu_shape rows_shape = gpu_shape_of_dims(2, rows_dims);
   gpu_shape sums_shape = gpu_shape_of_dims(2, sums_dims);
   uint64_t weights_offset, bias_offset;
-  tflaccel_status status = pack_weights(lw, op, &shape, &weights_offset);
-  if (status == NULL) status = pack_bias(lw, op, &shape, &bias_offset);
+  tflaccel_status status = pack_weights(lw, op, &shape, parts, &weights_offset);
+  if (status == NULL) status = pack_bias(lw, op, &shape, parts, &bias_offset);
   /* Elements of one step of the input and of the output (slice layout:
    * a step is `batch` pixels). */
   uint32_t input_step = (uint32_t)batch * (uint32_t)((shape.input + 3) / 4) * 4;
@@ -368,9 +385,10 @@ static tflaccel_status lower_sequence_lstm(gpu_lowering *lw, uint32_t position) 
       if (status == NULL) status = lower_bind_input(lw, d, 2, cell_state);
       if (status != NULL) break;
       k = gpu_program_params(lw->program, d) + GPU_P_KERNEL;
-      const int32_t gate_values[6] = {cells, sums_shape.s, lw->tensors[cell_state].shape.s,
+      const int32_t gate_values[8] = {cells, sums_shape.s, lw->tensors[cell_state].shape.s,
                                       w < 2, gpu_float_bits(cell_clip),
-                                      gpu_float_bits(w < 2 ? activ_offset : 0.0f)};
+                                      gpu_float_bits(w < 2 ? activ_offset : 0.0f),
+                                      integer, gpu_float_bits(cell_scale)};
       memcpy(k, gate_values, sizeof gate_values);
       status = write_step(lw, d, targets[w], w == 0 ? (uint32_t)t * output_step : 0);
       /* The integer LSTM: onto the grid of what it writes (h: the output's). */
