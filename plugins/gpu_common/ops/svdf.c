@@ -256,7 +256,7 @@ static tflaccel_status lower_svdf(gpu_lowering *lw, uint32_t position) {
 }
 
 static const gpu_op_builder svdf_builders[] = {
-    {GPU_OP_BUILTIN(SVDF), .min_inputs = 5, .max_inputs = 5, .outputs = 1,
+    {GPU_OP_BUILTIN(SVDF), .min_inputs = 3, .max_inputs = 5, .outputs = 1,
      .state_inputs = 1u << SVDF_STATE, .supports = check_svdf, .lower = lower_svdf},
 };
 const gpu_op_family gpu_ops_svdf = {svdf_builders, sizeof svdf_builders / sizeof svdf_builders[0]};
