@@ -10,12 +10,18 @@
  *      the output's int8 grid (lower_finish's post-op);
  *   3. an elementwise copy of the temporary into the state.
  * The state is a variable tensor in the state buffer (gpu_state.h): each
- * run starts from the last run's and reset_state zeroes it. The shift
- * cannot happen in place (an item would read a slot its neighbour has
- * already moved), hence the temporary. The integer SVDF runs through the
- * float view (gpu_quant.h) in float on the dequantized weights: its state
- * and output grids are simulated, its fixed-point multipliers are not
- * (bench/RESULTS.md: how far that puts tflm__keyword_scrambled). */
+ * run starts from the last run's, reset_state from its initial value. The
+ * shift cannot happen in place (an item would read a slot its neighbour
+ * has already moved), hence the temporary.
+ * The integer SVDF computes TFLite's integers, not the float view's real
+ * values: its int32 sums of int16 x int16 products wrap (cpu_ref's do
+ * too), which no float computes, and models with large weights
+ * (tflm__keyword_scrambled) do wrap. Its int16 state and time weights and
+ * int32 bias are held as exact byte digits (two or four values each, so
+ * that fp16 storage holds them exactly too); only the two requantizations
+ * (to the state's int16, and the output's int8 by lower_finish's post-op)
+ * round in float instead of TFLite's fixed point: a tie may go the other
+ * way. */
 #include "config.h"
 
 #include <stdint.h>
@@ -153,38 +159,73 @@ static int check_svdf(const gpu_support_check *check) {
           gpu_check_constant_float(check, slot(graph, op, SVDF_BIAS), "bias", shape.units));
 }
 
-/* A weights tensor as `count` scalars in its own order, dequantized. */
+/* Byte digit k (0 lowest) of an integer: digits 0 .. top - 1 are 0..255,
+ * digit `top` holds the rest, signed, so that value = sum digit_k 256^k. */
+static float integer_digit(int64_t value, int k, int top) {
+  int64_t low = value - (value / 256 - (value % 256 < 0)) * 256; /* value mod 256 */
+  if (k == 0) return top == 0 ? (float)value : (float)low;
+  return integer_digit((value - low) / 256, k - 1, top - 1);
+}
+
+/* An int16 or int32 constant's integers as `digits` planes of `count` byte
+ * digits each (plane k: digit k of every element). */
+static tflaccel_status pack_digits(gpu_lowering *lw, const tflaccel_tensor_desc *tensor,
+                                   int64_t count, int digits, uint64_t *offset) {
+  gpu_program *program = lw->program;
+  tflaccel_status status = gpu_program_add_constants(
+      lw->host, program, (uint64_t)(count * digits) * program->element_size,
+      GPU_WEIGHT_ALIGNMENT, offset);
+  if (status != NULL) return status;
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t value;
+    if (tensor->dtype == TFLACCEL_DTYPE_INT16) {
+      int16_t q;
+      memcpy(&q, (const uint8_t *)tensor->data + i * 2, 2);
+      value = q;
+    } else {
+      int32_t q;
+      memcpy(&q, (const uint8_t *)tensor->data + i * 4, 4);
+      value = q;
+    }
+    for (int k = 0; k < digits; ++k)
+      gpu_program_store_constant(program, *offset, (uint64_t)(k * count + i),
+                                 integer_digit(value, k, digits - 1));
+  }
+  return NULL;
+}
+
+/* The integer SVDF's state in the state buffer: each int16 value as two
+ * digits (low byte at channel e, high at filters x memory + e), its
+ * initial value (the model's data, else 0) written here. */
+static void write_state_digits(gpu_lowering *lw, uint32_t state, int32_t values) {
+  const tflaccel_tensor_desc *desc = &lw->graph->tensors[state];
+  const lower_tensor *lt = &lw->tensors[state];
+  gpu_program *program = lw->program;
+  int has_data = desc->data != NULL && desc->data_size >= desc->byte_size;
+  for (int64_t p = 0; p < gpu_shape_pixels(lt->shape); ++p)
+    for (int32_t e = 0; e < values; ++e) {
+      int16_t q = 0;
+      if (has_data) memcpy(&q, (const uint8_t *)desc->data + (p * values + e) * 2, 2);
+      for (int k = 0; k < 2; ++k)
+        gpu_store_value(program->state_initial + lt->constant_offset, program->element_size,
+                        (uint64_t)(p * lt->shape.s * 4 + k * values + e),
+                        integer_digit(q, k, 1));
+    }
+}
+
+/* A weights tensor as `count` scalars in its own order: dequantized, or
+ * (raw) the integers of an int8 one. */
 static tflaccel_status pack_scalars(gpu_lowering *lw, const tflaccel_tensor_desc *tensor,
-                                    int64_t count, uint64_t *offset) {
+                                    int64_t count, int raw, uint64_t *offset) {
   gpu_program *program = lw->program;
   tflaccel_status status =
       gpu_program_add_constants(lw->host, program, (uint64_t)count * program->element_size,
                                 GPU_WEIGHT_ALIGNMENT, offset);
   if (status != NULL) return status;
   for (int64_t i = 0; i < count; ++i)
-    gpu_program_store_constant(program, *offset, (uint64_t)i, gpu_constant_value(tensor, i));
-  return NULL;
-}
-
-/* The bias as real values. TFLite's integer SVDF adds its integers to the
- * time filters' sums, whose unit is the state's scale times the time
- * weights': that unit, whatever scale the bias tensor carries. */
-static tflaccel_status pack_bias(gpu_lowering *lw, const tflaccel_op_desc *op, int32_t units,
-                                 uint64_t *offset) {
-  const tflaccel_tensor_desc *bias = slot(lw->graph, op, SVDF_BIAS);
-  if (bias->dtype != TFLACCEL_DTYPE_INT32) return pack_scalars(lw, bias, units, offset);
-  gpu_program *program = lw->program;
-  tflaccel_status status =
-      gpu_program_add_constants(lw->host, program, (uint64_t)units * program->element_size,
-                                GPU_WEIGHT_ALIGNMENT, offset);
-  if (status != NULL) return status;
-  double unit = (double)slot(lw->graph, op, SVDF_STATE)->quantization.scales[0] *
-                slot(lw->graph, op, SVDF_WEIGHTS_TIME)->quantization.scales[0];
-  for (int32_t u = 0; u < units; ++u) {
-    int32_t q;
-    memcpy(&q, (const uint8_t *)bias->data + (size_t)u * 4, 4);
-    gpu_program_store_constant(program, *offset, (uint64_t)u, (float)((double)q * unit));
-  }
+    gpu_program_store_constant(
+        program, *offset, (uint64_t)i,
+        raw ? (float)((const int8_t *)tensor->data)[i] : gpu_constant_value(tensor, i));
   return NULL;
 }
 
@@ -201,14 +242,24 @@ static tflaccel_status lower_svdf(gpu_lowering *lw, uint32_t position) {
   const tflaccel_tensor_desc *state_desc = &lw->graph->tensors[state];
   int integer = state_desc->dtype == TFLACCEL_DTYPE_INT16;
   int has_bias = slot(lw->graph, op, SVDF_BIAS) != NULL;
+  const tflaccel_tensor_desc *feature = slot(lw->graph, op, SVDF_WEIGHTS_FEATURE);
+  const tflaccel_tensor_desc *time = slot(lw->graph, op, SVDF_WEIGHTS_TIME);
+  const tflaccel_tensor_desc *bias = slot(lw->graph, op, SVDF_BIAS);
+  int32_t values = shape.filters * shape.memory; /* per batch */
   uint64_t feature_offset, time_offset, bias_offset = 0;
-  tflaccel_status status =
-      pack_scalars(lw, slot(lw->graph, op, SVDF_WEIGHTS_FEATURE),
-                   (int64_t)shape.filters * shape.inputs, &feature_offset);
+  tflaccel_status status = pack_scalars(lw, feature, (int64_t)shape.filters * shape.inputs,
+                                        integer, &feature_offset);
   if (status == NULL)
-    status = pack_scalars(lw, slot(lw->graph, op, SVDF_WEIGHTS_TIME),
-                          (int64_t)shape.filters * shape.memory, &time_offset);
-  if (status == NULL && has_bias) status = pack_bias(lw, op, shape.units, &bias_offset);
+    status = integer ? pack_digits(lw, time, values, 2, &time_offset)
+                     : pack_scalars(lw, time, values, 0, &time_offset);
+  if (status == NULL && has_bias)
+    status = integer ? pack_digits(lw, bias, shape.units, 4, &bias_offset)
+                     : pack_scalars(lw, bias, shape.units, 0, &bias_offset);
+  /* The integer state: two digits a value (placed at its first binding). */
+  if (integer) {
+    const int32_t digit_dims[2] = {shape.batch, 2 * values};
+    lw->tensors[state].shape = gpu_shape_of_dims(2, digit_dims);
+  }
   gpu_shape state_shape = lw->tensors[state].shape;
   uint32_t shifted, d;
   if (status == NULL) status = lower_temporary(lw, state_shape, &shifted);
@@ -217,11 +268,23 @@ static tflaccel_status lower_svdf(gpu_lowering *lw, uint32_t position) {
   if (status == NULL) status = lower_bind_input(lw, d, 1, state);
   if (status == NULL) status = lower_bind_input(lw, d, 2, input);
   if (status != NULL) return status;
+  if (integer) write_state_digits(lw, state, values);
   lower_bind_constants(lw, d, 3, feature_offset);
   int32_t *k = gpu_program_params(lw->program, d) + GPU_P_KERNEL;
-  const int32_t state_values[6] = {
-      shape.memory, shape.inputs, state_shape.s, lw->tensors[input].shape.s, integer,
-      gpu_float_bits(integer ? state_desc->quantization.scales[0] : 1.0f)};
+  const tflaccel_tensor_desc *input_desc = &lw->graph->tensors[input];
+  float input_scale = integer ? input_desc->quantization.scales[0] : 1.0f;
+  /* As TFLite computes the multiplier: in float, then to double. */
+  float feature_multiplier =
+      integer ? input_scale * feature->quantization.scales[0] / state_desc->quantization.scales[0]
+              : 1.0f;
+  const int32_t state_values[8] = {shape.memory,
+                                   shape.inputs,
+                                   state_shape.s,
+                                   lw->tensors[input].shape.s,
+                                   integer,
+                                   gpu_float_bits(feature_multiplier),
+                                   gpu_float_bits(input_scale),
+                                   values};
   memcpy(k, state_values, sizeof state_values);
   status = lower_bind_output(lw, d, shifted);
   if (status != NULL) return status;
@@ -235,8 +298,17 @@ static tflaccel_status lower_svdf(gpu_lowering *lw, uint32_t position) {
   if (has_bias) lower_bind_constants(lw, d, 3, bias_offset);
   int32_t activation = op->params->svdf.fused_activation;
   k = gpu_program_params(lw->program, d) + GPU_P_KERNEL;
-  const int32_t output_values[5] = {shape.memory, shape.rank, state_shape.s, has_bias,
-                                    !integer && activation == TFLACCEL_ACT_TANH};
+  float sum_scale =
+      integer ? state_desc->quantization.scales[0] * time->quantization.scales[0] : 1.0f;
+  const int32_t output_values[9] = {shape.memory,
+                                    shape.rank,
+                                    state_shape.s,
+                                    has_bias,
+                                    !integer && activation == TFLACCEL_ACT_TANH,
+                                    integer,
+                                    gpu_float_bits(sum_scale),
+                                    values,
+                                    shape.units};
   memcpy(k, output_values, sizeof output_values);
   /* TFLite's integer SVDF ignores the fused activation: the output's
    * range clamps instead. */
