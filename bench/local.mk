@@ -1,8 +1,7 @@
 # Benchmarks and the reference check for installed builds are run by hand
 # (run-all.sh, device-io.sh, cache-cold-warm.sh, compare-builds.sh, check-references.py,
-# vs-litert.sh, fidelity-vs-litert.sh, quant-vs-litert.sh, svdf-intermediate.py), never by
-# make check; the
-# scripts and the results they produced travel with the sources.
+# vs-litert.sh, fidelity-vs-litert.sh, quant-vs-litert.sh, svdf-intermediate.py), never
+# by make check; the scripts and the results they produced travel with the sources.
 EXTRA_DIST += bench/run-all.sh bench/compare-builds.sh bench/check-references.py \
 	bench/RESULTS.md bench/vs-litert.sh bench/vs_litert.py bench/fidelity-vs-litert.sh \
 	bench/fidelity_vs_litert.py bench/pthreadpool_forkjoin.c bench/device-io.sh \
