@@ -11,7 +11,8 @@ GPU_CL_KERNEL_FILES = \
 	kernels/cl/copy.cl \
 	kernels/cl/arg_max.cl \
 	kernels/cl/lstm.cl \
-	kernels/cl/mediapipe_transform.cl
+	kernels/cl/mediapipe_transform.cl \
+	kernels/cl/svdf.cl
 EXTRA_DIST += $(GPU_CL_KERNEL_FILES) kernels/embed_sources.sh
 BUILT_SOURCES += kernels/cl_kernel_sources.c
 CLEANFILES += kernels/cl_kernel_sources.c

@@ -61,7 +61,9 @@ __kernel void gpu_from_slices(KERNEL_ARGS) {
   case 2: bytes[at] = (uchar)quantize_value(K, (float)value); break;
   case 3: ((__global char *)bytes)[at] = (char)quantize_value(K, (float)value); break;
   case 4: ((__global short *)bytes)[at] = (short)quantize_value(K, (float)value); break;
-  case 5: ((__global int *)bytes)[at] = (int)rint((float)value); break;
+  case 5: /* a quantized int32 output (K[1] its scale), else integer values */
+    ((__global int *)bytes)[at] = K[1] != 0 ? quantize_value(K, (float)value) : (int)rint((float)value);
+    break;
   case 6: ((__global long *)bytes)[at] = (long)rint((float)value); break;
   default: ((__global float *)bytes)[at] = (float)value;
   }

@@ -2,8 +2,9 @@
  * 2 uint8, 3 int8, 4 int16, 5 int32, 6 int64, from the byte offset P(0))
  * <- t1 (slices), over (x, b * H + y, c). The 8- and 16-bit kinds are a
  * quantized partition output, quantized here to the grid K(1) scale bits,
- * K(2) zero point, K(3) qmin, K(4) qmax; int32 and int64 are integer values
- * held as floats (ARG_MAX outputs), rounded (kernels/cl/layout.cl's twin). */
+ * K(2) zero point, K(3) qmin, K(4) qmax, as is int32 when K(1) is not 0
+ * (a QUANTIZE to int32); otherwise int32 and int64 are integer values held
+ * as floats (ARG_MAX outputs), rounded (kernels/cl/layout.cl's twin). */
 
 /* store_dense_bits and quantized_bits: common.glsl. */
 
@@ -20,6 +21,9 @@ void main() {
     w0.words[(byte_offset >> 2) + at] = floatBitsToUint(float(value));
   } else if (kind == 1) {
     store_dense_bits(byte_offset + at, 8, value != FLT(0) ? 1u : 0u);
+  } else if (kind == 5 && K(1) != 0) {
+    float q = round_half_away(float(value) / intBitsToFloat(K(1))) + float(K(2));
+    w0.words[(byte_offset >> 2) + at] = uint(int(clamp(q, float(K(3)), float(K(4)))));
   } else if (kind == 5) {
     w0.words[(byte_offset >> 2) + at] = uint(int(round(float(value))));
   } else if (kind == 6) {

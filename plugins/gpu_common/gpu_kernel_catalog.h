@@ -240,6 +240,20 @@ typedef enum gpu_kernel_id {
   /* TransformLandmarks: t1 landmarks [1, N, D] (D 2 or 3), x and y mapped
    * by the matrix t2, z copied; no parameters. */
   GPU_KERNEL_TRANSFORM_LANDMARKS,
+  /* SVDF (ops/svdf.c), in two dispatches, in float as cpu_ref computes it.
+   * The new state: t0 [B, F * M] <- the state t1 [B, F * M] shifted by one
+   * frame, each filter's newest slot the dot product of the input t2
+   * [B, I] with the filter's row of the feature weights t3 (F x I
+   * scalars); [0] M, [1] I, [2] t1's and [3] t2's slices per pixel, [4] 1
+   * when that slot goes onto the int16 grid of scale [5] (float bits: the
+   * integer SVDF's state). GPU_FEATURE_SVDF. */
+  GPU_KERNEL_SVDF_STATE,
+  /* The output: t0 [B, U] <- bias t3 (U scalars; [3] 1 when there is one)
+   * plus, for each of the unit's [1] (rank) filters, the dot product of
+   * the new state t1 over its [0] (M) slots with its row of the time
+   * weights t2 (F x M scalars); [2] t1's slices per pixel, [4] 1 applies
+   * TANH. GPU_FEATURE_SVDF. */
+  GPU_KERNEL_SVDF_OUTPUT,
   GPU_KERNEL_EXTENDED_COUNT
 } gpu_kernel_id;
 
@@ -251,6 +265,7 @@ enum {
   GPU_FEATURE_LSTM_GATES = 1u << 2, /* GPU_KERNEL_LSTM_GATES */
   GPU_FEATURE_ORDERED_EXPAND = 1u << 3, /* GPU_KERNEL_DEPTHWISE_CONV_ORDERED_EXPAND */
   GPU_FEATURE_MEDIAPIPE_TRANSFORMS = 1u << 4, /* the three MediaPipe transform kernels */
+  GPU_FEATURE_SVDF = 1u << 5, /* GPU_KERNEL_SVDF_STATE and GPU_KERNEL_SVDF_OUTPUT */
 };
 
 const char *gpu_kernel_name(int32_t kernel);

@@ -51,6 +51,10 @@ typedef struct gpu_op_builder {
   /* Bit i: input i is a variable (state) tensor the op updates in place,
    * kept from one run to the next in the state buffer (gpu_state.h). */
   uint32_t state_inputs;
+  /* Bit i: output i may be an int32 tensor with one scale (QUANTIZE to
+   * int32, gpu_is_quantized_int32): held as its real values, quantized at
+   * the partition's edge; the builder's support check owns its rules. */
+  uint32_t quantized_int32_outputs;
   /* Optional, asked before the arity: 0 (with a reason) for a variant of
    * the op that has no GPU kernel at all (the full-kernel LSTM). */
   int (*has_kernel)(const gpu_support_check *check);
@@ -91,6 +95,11 @@ static inline int gpu_op_input_holds_state(const gpu_op_builder *builder, uint32
   return index < 32 && ((builder->state_inputs >> index) & 1u);
 }
 
+/* Whether output `index` of the builder's op may be a quantized int32. */
+static inline int gpu_op_output_may_be_quantized_int32(const gpu_op_builder *builder,
+                                                       uint32_t index) {
+  return index < 32 && ((builder->quantized_int32_outputs >> index) & 1u);
+}
 /* Whether output `index` of the builder's op holds integer indices. */
 static inline int gpu_op_output_holds_indices(const gpu_op_builder *builder, uint32_t index) {
   return index < 32 && ((builder->index_outputs >> index) & 1u);

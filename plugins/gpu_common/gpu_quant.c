@@ -66,6 +66,20 @@ int gpu_is_quantized_constant(const tflaccel_tensor_desc *tensor) {
   return 1;
 }
 
+int gpu_is_quantized_int32(const tflaccel_tensor_desc *tensor) {
+  const tflaccel_quantization *q = &tensor->quantization;
+  return tensor->dtype == TFLACCEL_DTYPE_INT32 && q->count == 1 && q->scales != NULL &&
+         q->zero_points != NULL && scale_usable(q->scales[0]) && q->zero_points[0] == 0;
+}
+
+void gpu_quantized_int32_grid(const tflaccel_tensor_desc *tensor, int32_t grid[4]) {
+  float scale = tensor->quantization.scales[0];
+  memcpy(&grid[0], &scale, 4);
+  grid[1] = 0;
+  grid[2] = INT32_MIN;
+  grid[3] = 2147483520; /* 2^31 - 128 */
+}
+
 int32_t gpu_dense_kind_of(int32_t dtype) {
   switch (dtype) {
     case TFLACCEL_DTYPE_UINT8: return GPU_DENSE_UINT8;

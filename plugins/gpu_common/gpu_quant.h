@@ -27,6 +27,16 @@ int gpu_is_quantized_activation(const tflaccel_tensor_desc *tensor);
  * element, its data covering its shape. */
 int gpu_is_quantized_constant(const tflaccel_tensor_desc *tensor);
 
+/* An int32 tensor with one scale (> 0, finite) and zero point 0: a
+ * QUANTIZE's int32 output (ops/quantize.c), held as its real values
+ * inside the GPU layer and quantized at the partition's edge. */
+int gpu_is_quantized_int32(const tflaccel_tensor_desc *tensor);
+
+/* Its grid as the layout conversions read it (gpu_dense_kind): scale
+ * float bits, zero point, qmin, qmax; qmax is the largest float below
+ * 2^31, so that the clamped float converts to int32. */
+void gpu_quantized_int32_grid(const tflaccel_tensor_desc *tensor, int32_t grid[4]);
+
 /* The gpu_dense_kind of a partition tensor of that dtype: float32 (also
  * for bool: see the caller), or one of the integer kinds. */
 int32_t gpu_dense_kind_of(int32_t dtype);

@@ -38,10 +38,16 @@ tflaccel_status lower_place_state(gpu_lowering *lw, uint32_t tensor) {
   int64_t pixels = gpu_shape_pixels(lt->shape);
   int32_t channels = lt->shape.c, slices = lt->shape.s;
   int has_data = desc->data != NULL && desc->data_size >= desc->byte_size;
+  /* A builder may store a variable in more elements than the model's shape
+   * (SVDF's integer state, two digits a value: ops/svdf.c) and writes
+   * their initial values itself; only the tensor's own are read here. */
+  int64_t elements = 1;
+  for (uint32_t d = 0; d < desc->rank; ++d) elements *= desc->dims[d];
   float reset = reset_value(desc);
   for (int64_t p = 0; p < pixels; ++p)
     for (int32_t c = 0; c < channels; ++c) {
-      float value = has_data ? gpu_constant_value(desc, p * channels + c) : reset;
+      int64_t index = p * channels + c;
+      float value = has_data && index < elements ? gpu_constant_value(desc, index) : reset;
       gpu_store_value(program->state_initial + offset, program->element_size,
                       (uint64_t)(p * slices * 4 + c), value);
     }

@@ -110,7 +110,9 @@ int gpu_op_supported(const tflaccel_graph_view *graph, uint32_t op_index, const 
         is_input ? gpu_op_input(graph, op, i) : gpu_op_output(graph, op, i - op->input_count);
     if (tensor == NULL || (is_input && gpu_op_input_holds_indices(builder, i)) ||
         (is_input && gpu_op_input_holds_integers(builder, i)) ||
-        (!is_input && gpu_op_output_holds_indices(builder, i - op->input_count)))
+        (!is_input && gpu_op_output_holds_indices(builder, i - op->input_count)) ||
+        (!is_input && gpu_op_output_may_be_quantized_int32(builder, i - op->input_count) &&
+         gpu_is_quantized_int32(tensor)))
       continue;
     char role[32];
     if (is_input)

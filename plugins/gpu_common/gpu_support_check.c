@@ -82,11 +82,10 @@ static int has_quantized_tensor(const gpu_support_check *check) {
 int gpu_check_float_view(const gpu_support_check *check) {
   if (!has_quantized_tensor(check)) return 1;
   switch (check->op->code) {
-    /* UNIDIRECTIONAL_SEQUENCE_LSTM's builder says which integer LSTMs its
-     * float view takes (ops/sequence_lstm.c). */
+    /* UNIDIRECTIONAL_SEQUENCE_LSTM's and SVDF's builders say which integer
+     * forms their float view takes (ops/sequence_lstm.c, ops/svdf.c). */
     case TFLACCEL_OP_LSTM:
     case TFLACCEL_OP_BIDIRECTIONAL_SEQUENCE_LSTM:
-    case TFLACCEL_OP_SVDF:
       return gpu_decline(check,
                          "quantized %s: its fixed-point gate arithmetic has no float view "
                          "that tracks the integer model",

@@ -79,6 +79,7 @@ plugins_libgpu_common_la_SOURCES = \
 	plugins/gpu_common/ops/lstm.c \
 	plugins/gpu_common/ops/mediapipe_transform.c \
 	plugins/gpu_common/ops/sequence_lstm.c \
+	plugins/gpu_common/ops/svdf.c \
 	plugins/gpu_common/ops/op_families.h \
 	plugins/gpu_common/ops/op_table.c \
 	plugins/gpu_common/ops/pack.c \

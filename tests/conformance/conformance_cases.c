@@ -868,6 +868,33 @@ static void build_sequence_lstm(cf_graph *graph, const cf_case *spec) {
   cf_output(graph, output);
 }
 
+/* SVDF, float32: input the main input [B, I], out_c units, multiplier the
+ * rank, kw the memory (frames per filter), activation fused; CF_NO_BIAS
+ * drops the bias. Its state [B, units x rank x memory] is a variable tensor
+ * that starts from values of its own (its initial data), so that every
+ * frame slot the time filter reads is non-zero from the first run on and
+ * the runner's runs and reset_state (conformance_runner.c) see the shift
+ * of each slot. */
+static void build_svdf(cf_graph *graph, const cf_case *spec) {
+  int32_t batch = spec->shape[0], inputs = spec->shape[1], units = spec->out_c;
+  int32_t rank = spec->multiplier, memory = spec->kw, filters = units * rank;
+  int32_t feature_dims[2] = {filters, inputs}, time_dims[2] = {filters, memory};
+  int32_t state_dims[2] = {batch, filters * memory}, output_dims[2] = {batch, units};
+  uint32_t op_inputs[5];
+  op_inputs[0] = input_of(graph, spec);
+  op_inputs[1] = cf_constant(graph, 2, feature_dims, -0.5f, 0.5f);
+  op_inputs[2] = cf_constant(graph, 2, time_dims, -0.5f, 0.5f);
+  op_inputs[3] = spec->flags & CF_NO_BIAS ? TFLACCEL_NO_TENSOR
+                                          : cf_constant(graph, 1, &units, -1.0f, 1.0f);
+  op_inputs[4] = cf_constant(graph, 2, state_dims, -2.0f, 2.0f);
+  graph->tensors[op_inputs[4]].flags = TFLACCEL_TENSOR_VARIABLE; /* its data: the initial value */
+  uint32_t output = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, 2, output_dims);
+  tflaccel_op_params *p = cf_op(graph, TFLACCEL_OP_SVDF, 5, op_inputs, output);
+  p->svdf.rank = rank;
+  p->svdf.fused_activation = spec->activation;
+  cf_output(graph, output);
+}
+
 const cf_case cf_cases[] = {
     /* CONV_2D */
     {.name = "conv 3x3 same c3->5", .build = build_conv, .op = TFLACCEL_OP_CONV_2D, .rank = 4,
@@ -1205,6 +1232,13 @@ const cf_case cf_cases[] = {
     {.name = "sequence lstm batch-major 4 steps input 8 cells 4 clip 0.5",
      .build = build_sequence_lstm, .op = TFLACCEL_OP_UNIDIRECTIONAL_SEQUENCE_LSTM, .rank = 3,
      .shape = {1, 4, 8}, .out_c = 4, .flags = CF_BATCH_MAJOR, .value = 0.5f},
+    /* SVDF: its state shifts by one frame each run. */
+    {.name = "svdf rank 1 batch 2 input 5 units 6 memory 3 relu", .build = build_svdf,
+     .op = TFLACCEL_OP_SVDF, .rank = 2, .shape = {2, 5}, .out_c = 6, .multiplier = 1, .kw = 3,
+     .activation = RELU},
+    {.name = "svdf rank 2 input 7 units 3 memory 5 tanh no bias", .build = build_svdf,
+     .op = TFLACCEL_OP_SVDF, .rank = 2, .shape = {1, 7}, .out_c = 3, .multiplier = 2, .kw = 5,
+     .activation = TFLACCEL_ACT_TANH, .flags = CF_NO_BIAS},
 };
 
 const uint32_t cf_case_count = sizeof cf_cases / sizeof cf_cases[0];

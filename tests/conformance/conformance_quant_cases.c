@@ -58,6 +58,7 @@ static uint32_t constant_integers(cf_graph *graph, int32_t dtype, uint32_t rank,
     if (value > high) value = high;
     if (dtype == TFLACCEL_DTYPE_UINT8) ((uint8_t *)data)[k] = (uint8_t)value;
     else if (dtype == TFLACCEL_DTYPE_INT8) ((int8_t *)data)[k] = (int8_t)value;
+    else if (dtype == TFLACCEL_DTYPE_INT16) ((int16_t *)data)[k] = (int16_t)value;
     else ((int32_t *)data)[k] = value;
   }
   graph->data[t] = data;
@@ -260,6 +261,64 @@ static void build_quantized_sequence_lstm(cf_graph *graph, const cf_case *spec) 
   cf_output(graph, output);
 }
 
+/* int16 -> QUANTIZE -> int32 (tflm__keyword_scrambled's output: its
+ * softmax's int16 grid, 1/65535 with zero point -32768, requantized onto
+ * an int32 grid of scale 1/32767), the int32 quantized at the GPU
+ * partition's edge. */
+static const float softmax_scale = 1.5259022e-05f, int32_scale = 3.0518509e-05f;
+static const int32_t softmax_zero = -32768;
+
+static void build_quantize_int32(cf_graph *graph, const cf_case *spec) {
+  uint32_t input = cf_input(graph, TFLACCEL_DTYPE_INT16, spec->rank, spec->shape, -32768.0f,
+                            32768.0f);
+  quantize(graph, input, 1, &softmax_scale, &softmax_zero, 0);
+  uint32_t output = cf_tensor(graph, TFLACCEL_DTYPE_INT32, spec->rank, spec->shape);
+  quantize(graph, output, 1, &int32_scale, zeros, 0);
+  cf_op(graph, TFLACCEL_OP_QUANTIZE, 1, &input, output);
+  cf_output(graph, output);
+}
+
+/* TFLite's integer SVDF: int8 input and output, int8 feature weights,
+ * int16 time weights and state (symmetric), an int32 bias in the state x
+ * time weights unit (CF_NO_BIAS: none); input [B, I], out_c units,
+ * multiplier the rank, kw the memory. The state starts from int16 values
+ * of its own (see conformance_cases.c's build_svdf). The fused activation
+ * is set and ignored (TFLite's integer SVDF clamps to the output range
+ * only). Scales: feature products of up to about 8 onto a state grid of
+ * 2^-12, time products onto the output's 0.05. */
+static const float svdf_feature_scale = 0.006f, svdf_time_scale = 1.0f / 16384.0f,
+                   svdf_state_scale = 1.0f / 4096.0f;
+static float svdf_bias_scale;
+
+static void build_quantized_svdf(cf_graph *graph, const cf_case *spec) {
+  int32_t batch = spec->shape[0], inputs = spec->shape[1], units = spec->out_c;
+  int32_t rank = spec->multiplier, memory = spec->kw, filters = units * rank;
+  int32_t feature_dims[2] = {filters, inputs}, time_dims[2] = {filters, memory};
+  int32_t state_dims[2] = {batch, filters * memory}, output_dims[2] = {batch, units};
+  svdf_bias_scale = svdf_state_scale * svdf_time_scale;
+  uint32_t op_inputs[5];
+  op_inputs[0] = cf_input(graph, TFLACCEL_DTYPE_INT8, 2, spec->shape, -128.0f, 128.0f);
+  quantize(graph, op_inputs[0], 1, &in_scale, &in_zero_int8, 0);
+  op_inputs[1] = constant_integers(graph, TFLACCEL_DTYPE_INT8, 2, feature_dims, -127, 127);
+  quantize(graph, op_inputs[1], 1, &svdf_feature_scale, zeros, 0);
+  op_inputs[2] = constant_integers(graph, TFLACCEL_DTYPE_INT16, 2, time_dims, -12000, 12000);
+  quantize(graph, op_inputs[2], 1, &svdf_time_scale, zeros, 0);
+  op_inputs[3] = TFLACCEL_NO_TENSOR;
+  if (!(spec->flags & CF_NO_BIAS)) {
+    op_inputs[3] = constant_integers(graph, TFLACCEL_DTYPE_INT32, 1, &units, -30000000, 30000000);
+    quantize(graph, op_inputs[3], 1, &svdf_bias_scale, zeros, 0);
+  }
+  op_inputs[4] = constant_integers(graph, TFLACCEL_DTYPE_INT16, 2, state_dims, -8000, 8000);
+  quantize(graph, op_inputs[4], 1, &svdf_state_scale, zeros, 0);
+  graph->tensors[op_inputs[4]].flags = TFLACCEL_TENSOR_VARIABLE; /* its data: the initial value */
+  uint32_t output = cf_tensor(graph, TFLACCEL_DTYPE_INT8, 2, output_dims);
+  quantize(graph, output, 1, &out_scale, &out_zero_int8, 0);
+  tflaccel_op_params *p = cf_op(graph, TFLACCEL_OP_SVDF, 5, op_inputs, output);
+  p->svdf.rank = rank;
+  p->svdf.fused_activation = spec->activation;
+  cf_output(graph, output);
+}
+
 #define SAME TFLACCEL_PADDING_SAME
 #define VALID TFLACCEL_PADDING_VALID
 
@@ -307,6 +366,15 @@ const cf_case cf_quant_cases[] = {
     {.name = "quantized int8 sequence lstm 4 steps batch 2 input 6 cells 5 clip 3",
      .build = build_quantized_sequence_lstm, .op = TFLACCEL_OP_UNIDIRECTIONAL_SEQUENCE_LSTM,
      .rank = 3, .shape = {4, 2, 6}, .out_c = 5, .value = 3.0f},
+    {.name = "quantize int16 -> int32", .build = build_quantize_int32,
+     .op = TFLACCEL_OP_QUANTIZE, .rank = 2, .shape = {4, 11}},
+    /* The integer SVDF: its int16 state shifts by one frame each run. */
+    {.name = "quantized int8 svdf rank 1 input 8 units 8 memory 4 (relu ignored)",
+     .build = build_quantized_svdf, .op = TFLACCEL_OP_SVDF, .rank = 2, .shape = {1, 8},
+     .out_c = 8, .multiplier = 1, .kw = 4, .activation = TFLACCEL_ACT_RELU},
+    {.name = "quantized int8 svdf rank 2 batch 2 input 6 units 3 memory 3 no bias",
+     .build = build_quantized_svdf, .op = TFLACCEL_OP_SVDF, .rank = 2, .shape = {2, 6},
+     .out_c = 3, .multiplier = 2, .kw = 3, .flags = CF_NO_BIAS},
 };
 
 const uint32_t cf_quant_case_count = sizeof cf_quant_cases / sizeof cf_quant_cases[0];

@@ -49,6 +49,22 @@ static void compare(const cf_case *spec, cf_graph *graph, int32_t precision, con
                     "%s: bool output %u differs", spec->name, i);
       continue;
     }
+    if (tensor->dtype == TFLACCEL_DTYPE_INT32 && tensor->quantization.count > 0) {
+      /* A quantized int32 (QUANTIZE's output): one LSB, and in fp16, where
+       * the GPU holds the real value to half's 11 bits, that precision. */
+      for (int64_t k = 0; k < count; ++k) {
+        int32_t qa, qb;
+        memcpy(&qa, (const char *)ours->outputs[i] + k * 4, 4);
+        memcpy(&qb, (const char *)reference->outputs[i] + k * 4, 4);
+        int64_t tolerance = QUANTIZED_TOLERANCE_LSB;
+        if (precision == TFLACCEL_PRECISION_FP16) tolerance += llabs((int64_t)qb) / 1024;
+        ck_assert_msg(llabs((int64_t)qa - qb) <= tolerance,
+                      "%s (%s): int32 output %u element %lld is %d, cpu_ref %d", spec->name,
+                      precision == TFLACCEL_PRECISION_FP16 ? "fp16" : "fp32", i, (long long)k,
+                      qa, qb);
+      }
+      continue;
+    }
     if (tensor->dtype == TFLACCEL_DTYPE_INT32 || tensor->dtype == TFLACCEL_DTYPE_INT64) {
       /* Indices (ARG_MAX): exactly cpu_ref's in fp32; in fp16, where values
        * closer than half's rounding may tie or swap, at least

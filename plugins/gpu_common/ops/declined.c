@@ -9,18 +9,11 @@
 #include "core/facts/posenet_decoder.h"
 #include "plugins/gpu_common/ops/op_families.h"
 
-/* SVDF keeps its state in a variable tensor as UNIDIRECTIONAL_SEQUENCE_LSTM
- * does (gpu_state.h), but shifts it by one frame each run. */
-#define NO_SVDF_LOWERING                                                               \
-  "the GPU layer has no lowering of its feature and time filters over the state it " \
-  "shifts by one frame each run"
-
 const char *gpu_op_no_kernel_reason(int32_t code) {
   switch (code) {
     case TFLACCEL_OP_GATHER_ND:
       return "the GPU layer has no gather-by-index kernel (its run-time int32 indices "
              "would be held as float values, exact in fp16 only up to 2048)";
-    case TFLACCEL_OP_SVDF: return NO_SVDF_LOWERING;
     default: return NULL;
   }
 }

@@ -9,6 +9,7 @@ extern const gpu_op_family gpu_ops_transpose_conv;  /* TRANSPOSE_CONV, Convoluti
 extern const gpu_op_family gpu_ops_fully_connected; /* FULLY_CONNECTED */
 extern const gpu_op_family gpu_ops_lstm;            /* LSTM (the basic cell) */
 extern const gpu_op_family gpu_ops_sequence_lstm;   /* UNIDIRECTIONAL_SEQUENCE_LSTM */
+extern const gpu_op_family gpu_ops_svdf;            /* SVDF */
 extern const gpu_op_family gpu_ops_elementwise;     /* unary, binary, PRELU, activations */
 extern const gpu_op_family gpu_ops_pool;            /* MAX/AVERAGE_POOL_2D, MEAN */
 extern const gpu_op_family gpu_ops_softmax;         /* SOFTMAX */

@@ -13,6 +13,7 @@ static const gpu_op_family *const op_families[] = {
     &gpu_ops_fully_connected,
     &gpu_ops_lstm,
     &gpu_ops_sequence_lstm,
+    &gpu_ops_svdf,
     &gpu_ops_elementwise,
     &gpu_ops_pool,
     &gpu_ops_softmax,

@@ -16,8 +16,13 @@ static int check_quantize(const gpu_support_check *check) {
   const tflaccel_tensor_desc *input = gpu_op_input(check->graph, check->op, 0);
   const tflaccel_tensor_desc *output = gpu_op_output(check->graph, check->op, 0);
   if (!gpu_check_same_shape(check, input, output, "input and output")) return 0;
-  if (!gpu_is_quantized_activation(output))
-    return gpu_decline(check, "QUANTIZE output is %s, not a per-tensor quantized activation",
+  /* An int32 output (a requantization of an int16 softmax, say) is held as
+   * its real values and quantized at the partition's edge (gpu_quant.h):
+   * its integers are exact in fp32 below 2^24. */
+  if (!gpu_is_quantized_activation(output) && !gpu_is_quantized_int32(output))
+    return gpu_decline(check,
+                       "QUANTIZE output is %s, not a per-tensor quantized activation or an int32 "
+                       "with one scale and zero point 0",
                        dtype_name(output->dtype));
   return 1;
 }
@@ -45,7 +50,8 @@ static tflaccel_status lower_copy(gpu_lowering *lw, uint32_t position) {
 
 static const gpu_op_builder quantize_builders[] = {
     {GPU_OP_BUILTIN(QUANTIZE), .min_inputs = 1, .max_inputs = 1, .outputs = 1,
-     .values = GPU_VALUES_FLOAT32, .supports = check_quantize, .lower = lower_copy},
+     .values = GPU_VALUES_FLOAT32, .quantized_int32_outputs = 1u, .supports = check_quantize,
+     .lower = lower_copy},
     {GPU_OP_BUILTIN(DEQUANTIZE), .min_inputs = 1, .max_inputs = 1, .outputs = 1,
      .values = GPU_VALUES_FLOAT32, .supports = check_dequantize, .lower = lower_copy},
 };
