@@ -29,6 +29,7 @@ static const char *const kernel_names[GPU_KERNEL_EXTENDED_COUNT] = {
     [GPU_KERNEL_LANDMARKS_TO_TRANSFORM_MATRIX] = "gpu_landmarks_to_transform_matrix",
     [GPU_KERNEL_TRANSFORM_TENSOR_BILINEAR] = "gpu_transform_tensor_bilinear",
     [GPU_KERNEL_TRANSFORM_LANDMARKS] = "gpu_transform_landmarks",
+    [GPU_KERNEL_GATHER_ND] = "gpu_gather_nd",
 };
 
 const char *gpu_kernel_name(int32_t kernel) {

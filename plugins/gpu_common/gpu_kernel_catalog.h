@@ -227,6 +227,12 @@ typedef enum gpu_kernel_id {
   /* TransformLandmarks: t1 landmarks [1, N, D] (D 2 or 3), x and y mapped
    * by the matrix t2, z copied; no parameters. */
   GPU_KERNEL_TRANSFORM_LANDMARKS,
+  /* GATHER_ND: t1 params, t2 indices (integers as float values, clamped
+   * into their dim); [0] index depth (1..4), [1] elements per gathered
+   * block, [2..6) the params dims indexed, [6..10) their strides in
+   * elements, [10] params C, [11] params S, [12] indices C, [13] indices
+   * S (4-D views). GPU_FEATURE_GATHER_ND. */
+  GPU_KERNEL_GATHER_ND,
   GPU_KERNEL_EXTENDED_COUNT
 } gpu_kernel_id;
 
@@ -238,6 +244,7 @@ enum {
   GPU_FEATURE_LSTM_GATES = 1u << 2, /* GPU_KERNEL_LSTM_GATES */
   GPU_FEATURE_ORDERED_EXPAND = 1u << 3, /* GPU_KERNEL_DEPTHWISE_CONV_ORDERED_EXPAND */
   GPU_FEATURE_MEDIAPIPE_TRANSFORMS = 1u << 4, /* the three MediaPipe transform kernels */
+  GPU_FEATURE_GATHER_ND = 1u << 5, /* GPU_KERNEL_GATHER_ND */
 };
 
 const char *gpu_kernel_name(int32_t kernel);

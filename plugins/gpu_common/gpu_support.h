@@ -10,9 +10,11 @@
 
 #include "tflaccel/accelerator.h"
 
-/* 1 when graph->ops[op_index] runs on the GPU layer; else 0 with a one-line
- * reason that names plugin_name (no trailing period). */
-int gpu_op_supported(const tflaccel_graph_view *graph, uint32_t op_index, const char *plugin_name,
-                     char *reason, size_t reason_size);
+/* 1 when graph->ops[op_index] runs on the GPU layer in precision
+ * (tflaccel_precision: the exact integers of int32 values depend on it);
+ * else 0 with a one-line reason that names plugin_name (no trailing
+ * period). */
+int gpu_op_supported(const tflaccel_graph_view *graph, uint32_t op_index, int32_t precision,
+                     const char *plugin_name, char *reason, size_t reason_size);
 
 #endif

@@ -17,6 +17,7 @@ typedef struct gpu_support_check {
   const char *plugin;
   char *reason;
   size_t reason_size;
+  int32_t precision; /* tflaccel_precision the partition compiles at */
 } gpu_support_check;
 
 /* Writes "<plugin>: <message>" into check->reason and returns 0. */

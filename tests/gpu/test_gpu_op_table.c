@@ -97,7 +97,7 @@ START_TEST(ops_without_a_builder_are_declined_with_that_reason) {
     ck_assert_ptr_null(gpu_op_builder_find(&ops[i]));
     tflaccel_graph_view graph = {sizeof graph, 1, &tensor, 1, &ops[i]};
     char reason[TFLACCEL_REASON_SIZE];
-    ck_assert_int_eq(gpu_op_supported(&graph, 0, "gpu_test", reason, sizeof reason), 0);
+    ck_assert_int_eq(gpu_op_supported(&graph, 0, TFLACCEL_PRECISION_FP32, "gpu_test", reason, sizeof reason), 0);
     ck_assert_str_eq(reason, expected[i]);
   }
 }

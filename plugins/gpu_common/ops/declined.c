@@ -17,9 +17,6 @@
 
 const char *gpu_op_no_kernel_reason(int32_t code) {
   switch (code) {
-    case TFLACCEL_OP_GATHER_ND:
-      return "the GPU layer has no gather-by-index kernel (its run-time int32 indices "
-             "would be held as float values, exact in fp16 only up to 2048)";
     case TFLACCEL_OP_SVDF: return NO_SVDF_LOWERING;
     default: return NULL;
   }
