@@ -65,6 +65,24 @@ static int constant_bound(const tflaccel_tensor_desc *desc, int64_t *bound) {
   return 1;
 }
 
+/* The smallest nonzero |value| of a constant int32 tensor; 1 when it is
+ * not one (any integer divisor has |b| >= 1). */
+static int64_t smallest_constant_magnitude(const tflaccel_tensor_desc *desc) {
+  if (desc == NULL || !gpu_tensor_is_constant(desc) || desc->dtype != TFLACCEL_DTYPE_INT32 ||
+      desc->quantization.count > 0)
+    return 1;
+  int64_t count = 1, smallest = 0;
+  for (uint32_t d = 0; d < desc->rank; ++d) count *= desc->dims[d];
+  if (count < 1 || desc->data_size < (uint64_t)count * 4) return 1;
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t v = gpu_index_value(desc, i);
+    if (v < 0) v = -v;
+    if (v == 0) return 1; /* no value where it divides by 0 */
+    if (smallest == 0 || v < smallest) smallest = v;
+  }
+  return smallest;
+}
+
 static int bound_of(const tflaccel_graph_view *graph, uint32_t tensor, int depth, int64_t *bound) {
   if (tensor >= graph->tensor_count || depth > BOUND_DEPTH) return 0;
   const tflaccel_tensor_desc *desc = &graph->tensors[tensor];
@@ -95,9 +113,14 @@ static int bound_of(const tflaccel_graph_view *graph, uint32_t tensor, int depth
       if (!input_bound(graph, op, 0, depth, &a) || !input_bound(graph, op, 1, depth, &b)) return 0;
       *bound = a != 0 && b > BOUND_CEILING / a ? BOUND_CEILING : saturate(a * b);
       return 1;
-    case TFLACCEL_OP_FLOOR_DIV:
-      /* |floor(a / b)| <= |a| for any integer b != 0 (b = 0 has no value). */
-      return input_bound(graph, op, 0, depth, bound);
+    case TFLACCEL_OP_FLOOR_DIV: {
+      /* |floor(a / b)| <= ceil(|a| / |b|): |a| for any integer b != 0,
+       * less for a constant divisor (its smallest magnitude). */
+      if (!input_bound(graph, op, 0, depth, &a)) return 0;
+      int64_t divisor = smallest_constant_magnitude(gpu_op_input(graph, op, 1));
+      *bound = divisor > 1 ? (a + divisor - 1) / divisor : a;
+      return 1;
+    }
     case TFLACCEL_OP_MAXIMUM:
     case TFLACCEL_OP_MINIMUM: return moved_bound(graph, op, 0, 2, depth, bound);
     case TFLACCEL_OP_PACK:

@@ -143,6 +143,17 @@ static void run_case(const cf_case *spec, int seed_index) {
     cf_make_inputs(&graph, 7u + (uint32_t)seed_index, inputs);
     cf_result ours;
     cf_run(&plugin, &graph, precisions[p], inputs, &ours);
+    if ((spec->flags & CF_GPU_RUNS) && strncmp(CONFORMANCE_PLUGIN_NAME, "gpu_", 4) == 0) {
+      /* What the GPU layer promises for this case: it runs it, except in
+       * fp16 where its integers pass fp16's exact ones. */
+      if (p == 1 && (spec->flags & CF_GPU_FP16_DECLINES))
+        ck_assert_msg(ours.declined && strstr(ours.reason, "exact in fp16 only up to 2048"),
+                      "%s: fp16 should decline, naming the bound 2048 (%s)", spec->name,
+                      ours.declined ? ours.reason : "it runs");
+      else
+        ck_assert_msg(!ours.declined, "%s (%s): declined: %s", spec->name,
+                      p ? "fp16" : "fp32", ours.reason);
+    }
     if (ours.declined) {
       printf("declined by %s (%s): %s: %s\n", CONFORMANCE_PLUGIN_NAME, p ? "fp16" : "fp32",
              spec->name, ours.reason);
@@ -205,6 +216,12 @@ static int skip_status(void) {
                                                                                 : 0;
 }
 
+/* int32 values and GATHER_ND (conformance_int_cases.c). */
+START_TEST(int_case_matches_cpu_ref) {
+  run_case(&cf_int_cases[_i], (int)(cf_case_count + cf_quant_case_count) + _i);
+}
+END_TEST
+
 int main(void) {
   if (skip_status() == SKIP_EXIT_STATUS) return SKIP_EXIT_STATUS;
   Suite *suite = suite_create("conformance " CONFORMANCE_PLUGIN_NAME);
@@ -214,6 +231,9 @@ int main(void) {
   TCase *quantized = tcase_create(CONFORMANCE_PLUGIN_NAME " quantized vs cpu_ref");
   tcase_add_loop_test(quantized, quantized_case_matches_cpu_ref, 0, (int)cf_quant_case_count);
   suite_add_tcase(suite, quantized);
+  TCase *integers = tcase_create(CONFORMANCE_PLUGIN_NAME " int32 vs cpu_ref");
+  tcase_add_loop_test(integers, int_case_matches_cpu_ref, 0, (int)cf_int_case_count);
+  suite_add_tcase(suite, integers);
   SRunner *runner = srunner_create(suite);
   srunner_run_all(runner, CK_NORMAL);
   int failed = srunner_ntests_failed(runner);

@@ -34,8 +34,8 @@ static int check_arg_max(const gpu_support_check *check) {
   int64_t limit = gpu_exact_integer_limit(check->precision);
   if (input->dims[axis] - 1 > limit)
     return gpu_decline(check,
-                       "%s over %d values: GPU tensors hold indices as float values, and %s "
-                       "holds them exactly only up to %lld",
+                       "%s over %d values: GPU tensors hold indices as float values, exact "
+                       "in %s only up to %lld",
                        check->name, (int)input->dims[axis],
                        check->precision == TFLACCEL_PRECISION_FP16 ? "fp16" : "fp32",
                        (long long)limit);
