@@ -5,7 +5,10 @@
  * 1 LSB and none beyond 4, and a classifier ([1, N], N >= 10) keeps
  * TFLite's top-1 class; float outputs meet expected.json's rtol. A model
  * with a known limit (its largest error, with the reason) is held to the
- * rest of the bar and its largest error printed. (The bar
+ * rest of the bar and its largest error printed; one whose float outputs
+ * miss the rtol for a known reason (movenet) is held to running whole and
+ * its error printed, and one that runs whole only in fp32 is checked
+ * there. (The bar
  * of expected.json, 1 LSB everywhere, is cpu_ref's: it computes TFLite's
  * integer arithmetic; a float view rounds where the fixed point does not,
  * and bench/RESULTS.md records the distributions.) The quick models run
@@ -42,6 +45,11 @@ typedef struct quantized_model {
   /* Why its largest error may pass 4 LSB (the 99% bar and top-1 still
    * hold), or NULL. */
   const char *known_limit;
+  /* Why its float outputs miss expected.json's rtol against TFLite (the
+   * error is printed; it must still run whole), or NULL. */
+  const char *float_limit;
+  /* Why it does not run whole in fp16 (only fp32 is checked), or NULL. */
+  const char *fp16_not_whole;
 } quantized_model;
 
 /* A softmax output amplifies a 1-LSB disagreement of a top logit (where
@@ -53,15 +61,31 @@ typedef struct quantized_model {
   "p(1-p) x logit scale x 256 LSB"
 
 
+/* movenet decodes its keypoints at the ARG_MAX of int8 heatmaps: where the
+ * float view's heatmaps differ from TFLite's fixed point by one LSB, ties
+ * and near-ties of the generator's noise input break to other cells
+ * (bench/RESULTS.md: 1 of 17 keypoints within 1 LSB in fp32; cpu_ref is
+ * exact). */
+#define ARG_MAX_OF_HEATMAPS                                                              \
+  "keypoints at the ARG_MAX of int8 heatmaps: a 1-LSB difference of the float view "    \
+  "moves a near-tie to another cell"
+/* Its ARG_MAX indices reach 2303: fp16 holds integers exactly only to 2048. */
+#define INDICES_PAST_FP16                                                                \
+  "its int32 keypoint decoding holds indices up to 2303, past fp16's exact integers " \
+  "(2048): that part stays on cpu_ref"
+
 /* Those that every GPU plugin runs whole today and that meet the bar (the
  * others need ops listed in issue 19 item 2; tflm__dtln_noise_suppression
- * runs whole but misses it: 77% within 1 LSB, max 7, bench/RESULTS.md). */
+ * runs whole but misses it: 77% within 1 LSB, max 7, bench/RESULTS.md),
+ * and movenet, which runs whole in fp32 and misses it (float_limit). */
 static const quantized_model models[] = {
-    {"coral__mobilenet_v1_0.25_128_quant", 0, SOFTMAX_AMPLIFIES},
-    {"tflm__hello_world_int8", 0, NULL},
-    {"tflm__micro_speech_quantized", 0, NULL},
-    {"coral__keras_lstm_mnist_ptq", 0, NULL},
-    {"coral__tf2_mobilenet_v2_1.0_224_ptq", 1, SOFTMAX_AMPLIFIES},
+    {"coral__mobilenet_v1_0.25_128_quant", 0, SOFTMAX_AMPLIFIES, NULL, NULL},
+    {"tflm__hello_world_int8", 0, NULL, NULL, NULL},
+    {"tflm__micro_speech_quantized", 0, NULL, NULL, NULL},
+    {"coral__keras_lstm_mnist_ptq", 0, NULL, NULL, NULL},
+    {"coral__tf2_mobilenet_v2_1.0_224_ptq", 1, SOFTMAX_AMPLIFIES, NULL, NULL},
+    {"coral__movenet_single_pose_lightning_ptq", 0, NULL, ARG_MAX_OF_HEATMAPS,
+     INDICES_PAST_FP16},
 };
 
 static const quantized_model *cases[sizeof models / sizeof models[0]];
@@ -112,8 +136,8 @@ static void check_integer_output(const char *name, const char *label, uint32_t i
   }
 }
 
-static void check_model(const char *name, const char *limit, const json_value *entry,
-                        int32_t precision) {
+static void check_model(const char *name, const char *limit, const char *float_limit,
+                        const json_value *entry, int32_t precision) {
   const char *label = precision == TFLACCEL_PRECISION_FP16 ? "fp16" : "fp32";
   char path[4096];
   FORMAT_PATH(path, "%s/%s.tflite", models_dir, name);
@@ -188,7 +212,10 @@ static void check_model(const char *name, const char *limit, const json_value *e
           json_get(output, "tolerance"),
           precision == TFLACCEL_PRECISION_FP16 ? "rtol_fp16" : "rtol_fp32", dtype, ours,
           reference, size / sizeof(float), why, sizeof why);
-      ck_assert_msg(failure == NULL, "%s (%s) output %u: %s", name, label, i, failure);
+      if (failure != NULL && float_limit != NULL)
+        printf("%s (%s) output %u: %s: known limit: %s\n", name, label, i, failure, float_limit);
+      else
+        ck_assert_msg(failure == NULL, "%s (%s) output %u: %s", name, label, i, failure);
     }
     free(reference);
   }
@@ -208,10 +235,14 @@ START_TEST(quantized_model_on_gpu_meets_the_bar) {
   ck_assert_ptr_nonnull(expected);
   const json_value *entry = json_get(expected, cases[_i]->name);
   ck_assert_ptr_nonnull(entry);
-  if (test_quick_runs_precision(_i, 0))
-    check_model(cases[_i]->name, cases[_i]->known_limit, entry, TFLACCEL_PRECISION_FP32);
-  if (test_quick_runs_precision(_i, 1))
-    check_model(cases[_i]->name, cases[_i]->known_limit, entry, TFLACCEL_PRECISION_FP16);
+  const quantized_model *m = cases[_i];
+  /* A model that runs whole only in fp32 runs there in quick mode too. */
+  if (test_quick_runs_precision(_i, 0) || m->fp16_not_whole != NULL)
+    check_model(m->name, m->known_limit, m->float_limit, entry, TFLACCEL_PRECISION_FP32);
+  if (m->fp16_not_whole != NULL)
+    printf("%s (fp16): not checked: %s\n", m->name, m->fp16_not_whole);
+  else if (test_quick_runs_precision(_i, 1))
+    check_model(m->name, m->known_limit, m->float_limit, entry, TFLACCEL_PRECISION_FP16);
   json_destroy(expected);
 }
 END_TEST
