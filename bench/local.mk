@@ -6,4 +6,5 @@ EXTRA_DIST += bench/run-all.sh bench/compare-builds.sh bench/check-references.py
 	bench/RESULTS.md bench/vs-litert.sh bench/vs_litert.py bench/fidelity-vs-litert.sh \
 	bench/fidelity_vs_litert.py bench/pthreadpool_forkjoin.c bench/device-io.sh \
 	bench/cache-cold-warm.sh bench/quant-vs-litert.sh \
-	bench/quant_vs_litert.py bench/quant_binary_models.c bench/sha256_speed.c
+	bench/quant_vs_litert.py bench/quant_binary_models.c bench/sha256_speed.c \
+	bench/movenet-keypoints.py
