@@ -140,6 +140,10 @@ int gpu_int_bound(const tflaccel_graph_view *graph, uint32_t tensor, int64_t *bo
   return bound_of(graph, tensor, 0, bound);
 }
 
+void gpu_mark_inexact_integers(const gpu_support_check *check) {
+  if (check->inexact_integers != NULL) *check->inexact_integers = 1;
+}
+
 int gpu_check_int_values(const gpu_support_check *check, const tflaccel_tensor_desc *tensor,
                          const char *role) {
   const tflaccel_graph_view *graph = check->graph;
@@ -151,11 +155,13 @@ int gpu_check_int_values(const gpu_support_check *check, const tflaccel_tensor_d
                        "%s %s is int32 with no proven bound (GPU tensors hold integers as "
                        "float values, exact in %s up to %lld)",
                        check->name, role, precision, (long long)limit);
-  if (bound > limit)
+  if (bound > limit) {
+    gpu_mark_inexact_integers(check);
     return gpu_decline(check,
                        "%s %s is int32 with values up to %lld: GPU tensors hold integers as "
                        "float values, exact in %s only up to %lld",
                        check->name, role, (long long)bound, precision, (long long)limit);
+  }
   return 1;
 }
 
@@ -163,11 +169,13 @@ int gpu_check_int_dividend(const gpu_support_check *check, const tflaccel_tensor
   const tflaccel_graph_view *graph = check->graph;
   int64_t limit = gpu_exact_integer_limit(check->precision) / GPU_INT_DIVISION_MARGIN, bound;
   if (!gpu_int_bound(graph, (uint32_t)(dividend - graph->tensors), &bound)) bound = INT64_MAX;
-  if (bound > limit)
+  if (bound > limit) {
+    if (bound != INT64_MAX) gpu_mark_inexact_integers(check);
     return gpu_decline(check,
                        "%s of int32 values up to %lld: floor(a / b) of float values is exact "
                        "only for |a| up to %lld in %s (GPU division rounds within 2.5 ulp)",
                        check->name, (long long)bound, (long long)limit,
                        check->precision == TFLACCEL_PRECISION_FP16 ? "fp16" : "fp32");
+  }
   return 1;
 }

@@ -32,6 +32,10 @@ int gpu_check_int_values(const gpu_support_check *check, const tflaccel_tensor_d
  * exact limit divided by this margin. */
 #define GPU_INT_DIVISION_MARGIN 8
 
+/* Marks check's decline as one made only because int32 values pass the
+ * precision's exact integers (gpu_op_supported_at then asks fp32). */
+void gpu_mark_inexact_integers(const gpu_support_check *check);
+
 /* FLOOR_DIV of int32 values: 1 when the dividend's proven bound keeps
  * floor(a / b) exact, else 0 with a reason that names the bound. */
 int gpu_check_int_dividend(const gpu_support_check *check, const tflaccel_tensor_desc *dividend);

@@ -95,10 +95,17 @@ static tflaccel_status supports_op(tflaccel_device *device, const tflaccel_graph
   support->relative_cost = 0.0f;
   support->reason[0] = '\0';
   int32_t precision = options != NULL ? options->precision : TFLACCEL_PRECISION_FP32;
-  support->level = gpu_op_supported(graph, op_index, precision, self->backend.plugin_name,
-                                    support->reason, sizeof support->reason)
-                       ? TFLACCEL_SUPPORT_YES
-                       : TFLACCEL_SUPPORT_NO;
+  int supported;
+  /* A core of ABI 1.3 or later takes an answer that needs another
+   * precision; an older one gets the decline. */
+  if (TFLACCEL_HAS_FIELD(tflaccel_op_support, support, precision)) {
+    supported = gpu_op_supported_at(graph, op_index, precision, self->backend.plugin_name,
+                                    support->reason, sizeof support->reason, &support->precision);
+  } else {
+    supported = gpu_op_supported(graph, op_index, precision, self->backend.plugin_name,
+                                 support->reason, sizeof support->reason);
+  }
+  support->level = supported ? TFLACCEL_SUPPORT_YES : TFLACCEL_SUPPORT_NO;
   return NULL;
 }
 

@@ -84,12 +84,17 @@ static int check_arity(const gpu_support_check *check, const gpu_op_builder *bui
   return 1;
 }
 
-int gpu_op_supported(const tflaccel_graph_view *graph, uint32_t op_index, int32_t precision,
-                     const char *plugin_name, char *reason, size_t reason_size) {
+/* gpu_op_supported, and *inexact_integers (when not NULL) set to 1 when
+ * the decline was made only because int32 values pass the precision's
+ * exact integers. */
+static int op_supported(const tflaccel_graph_view *graph, uint32_t op_index, int32_t precision,
+                        const char *plugin_name, char *reason, size_t reason_size,
+                        int32_t *inexact_integers) {
   const tflaccel_op_desc *op = &graph->ops[op_index];
   const gpu_op_builder *builder = gpu_op_builder_find(op);
   const char *name = op->code == TFLACCEL_OP_CUSTOM ? op->custom_code : op_code_name(op->code);
-  gpu_support_check check = {graph, op, name, plugin_name, reason, reason_size, precision};
+  gpu_support_check check = {graph,       op,        name,        plugin_name, reason,
+                             reason_size, precision, inexact_integers};
   if (builder == NULL) {
     if (op->code == TFLACCEL_OP_CUSTOM) {
       const char *custom_why = gpu_op_no_custom_kernel_reason(op->custom_code);
@@ -126,4 +131,27 @@ int gpu_op_supported(const tflaccel_graph_view *graph, uint32_t op_index, int32_
     if (!check_value_tensor(&check, builder, tensor, role, holds_state)) return 0;
   }
   return builder->supports(&check);
+}
+
+int gpu_op_supported(const tflaccel_graph_view *graph, uint32_t op_index, int32_t precision,
+                     const char *plugin_name, char *reason, size_t reason_size) {
+  return op_supported(graph, op_index, precision, plugin_name, reason, reason_size, NULL);
+}
+
+int gpu_op_supported_at(const tflaccel_graph_view *graph, uint32_t op_index, int32_t precision,
+                        const char *plugin_name, char *reason, size_t reason_size,
+                        int32_t *required_precision) {
+  *required_precision = -1;
+  int32_t inexact_integers = 0;
+  if (op_supported(graph, op_index, precision, plugin_name, reason, reason_size, &inexact_integers))
+    return 1;
+  if (!inexact_integers || precision == TFLACCEL_PRECISION_FP32) return 0;
+  /* Declined only for its integers: fp32 holds them exactly up to 2^24.
+   * The precision's reason stays, as the decline's or as why fp32. */
+  char wide_reason[TFLACCEL_REASON_SIZE];
+  if (!op_supported(graph, op_index, TFLACCEL_PRECISION_FP32, plugin_name, wide_reason,
+                    sizeof wide_reason, NULL))
+    return 0;
+  *required_precision = TFLACCEL_PRECISION_FP32;
+  return 1;
 }

@@ -32,13 +32,15 @@ static int check_arg_max(const gpu_support_check *check) {
                        dtype_name(output->dtype));
   /* The index is a float value: exact up to the precision's limit. */
   int64_t limit = gpu_exact_integer_limit(check->precision);
-  if (input->dims[axis] - 1 > limit)
+  if (input->dims[axis] - 1 > limit) {
+    gpu_mark_inexact_integers(check);
     return gpu_decline(check,
                        "%s over %d values: GPU tensors hold indices as float values, exact "
                        "in %s only up to %lld",
                        check->name, (int)input->dims[axis],
                        check->precision == TFLACCEL_PRECISION_FP16 ? "fp16" : "fp32",
                        (long long)limit);
+  }
   if (output->rank + 1 != input->rank)
     return gpu_decline(check, "%s output rank is not the input's minus one", check->name);
   for (uint32_t d = 0, at = 0; d < input->rank; ++d)
