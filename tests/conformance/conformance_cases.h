@@ -22,7 +22,8 @@ enum {
   CF_CHAIN = 1 << 10, /* MediaPipe transforms: the computed matrix feeds the two other ops */
   CF_BATCH_MAJOR = 1 << 11, /* UNIDIRECTIONAL_SEQUENCE_LSTM: input [B, T, I] (else [T, B, I]) */
   CF_GPU_RUNS = 1 << 12, /* the GPU plugins must run it, not decline it */
-  CF_GPU_FP16_DECLINES = 1 << 13, /* ... but in fp16 decline it, naming fp16's exact integers */
+  CF_GPU_FP16_NEEDS_FP32 = 1 << 13, /* ... in fp16 with its int32 ops (from ARG_MAX on) at fp32:
+                                       their values pass fp16's exact integers */
 };
 
 typedef struct cf_case cf_case;

@@ -4,8 +4,9 @@
  * cases are movenet's keypoint decoding in small: ARG_MAX over H * W
  * positions, row and column by FLOOR_DIV, MUL and SUB, PACK and
  * CONCATENATION of the indices, GATHER_ND at them. With H * W above 2048
- * the indices pass fp16's exact integers: the GPU plugins run it in fp32
- * and decline it in fp16, naming the bound (CF_GPU_FP16_DECLINES). */
+ * the indices pass fp16's exact integers: the GPU plugins run it in fp32,
+ * and in fp16 with the int32 ops from ARG_MAX on in a partition compiled
+ * at fp32 (their answer's precision, ABI 1.3: CF_GPU_FP16_NEEDS_FP32). */
 #include "config.h"
 
 #include <check.h>
@@ -75,7 +76,7 @@ static void build_gather_nd(cf_graph *graph, const cf_case *spec) {
 const cf_case cf_int_cases[] = {
     {.name = "int32 decode of arg max over 50x60", .build = build_decode,
      .op = TFLACCEL_OP_GATHER_ND, .shape = {1, 3000, 5}, .int_count = 7,
-     .ints = {50, 60, 2999, 2100, 2049, 61, 0}, .flags = CF_GPU_RUNS | CF_GPU_FP16_DECLINES},
+     .ints = {50, 60, 2999, 2100, 2049, 61, 0}, .flags = CF_GPU_RUNS | CF_GPU_FP16_NEEDS_FP32},
     {.name = "int32 decode of arg max over 12x16", .build = build_decode,
      .op = TFLACCEL_OP_GATHER_ND, .shape = {1, 192, 4}, .int_count = 6,
      .ints = {12, 16, 191, 100, 17, 0}, .flags = CF_GPU_RUNS},

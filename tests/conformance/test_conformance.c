@@ -144,15 +144,20 @@ static void run_case(const cf_case *spec, int seed_index) {
     cf_result ours;
     cf_run(&plugin, &graph, precisions[p], inputs, &ours);
     if ((spec->flags & CF_GPU_RUNS) && strncmp(CONFORMANCE_PLUGIN_NAME, "gpu_", 4) == 0) {
-      /* What the GPU layer promises for this case: it runs it, except in
-       * fp16 where its integers pass fp16's exact ones. */
-      if (p == 1 && (spec->flags & CF_GPU_FP16_DECLINES))
-        ck_assert_msg(ours.declined && strstr(ours.reason, "exact in fp16 only up to 2048"),
-                      "%s: fp16 should decline, naming the bound 2048 (%s)", spec->name,
-                      ours.declined ? ours.reason : "it runs");
-      else
-        ck_assert_msg(!ours.declined, "%s (%s): declined: %s", spec->name,
-                      p ? "fp16" : "fp32", ours.reason);
+      /* What the GPU layer promises for this case: it runs it, in fp16
+       * with the ops whose integers pass fp16's exact ones at fp32. */
+      ck_assert_msg(!ours.declined, "%s (%s): declined: %s", spec->name, p ? "fp16" : "fp32",
+                    ours.reason);
+      if (p == 1 && (spec->flags & CF_GPU_FP16_NEEDS_FP32)) {
+        ck_assert_msg(ours.other_precision_ops > 0, "%s: fp16 ran without an fp32 partition",
+                      spec->name);
+        ck_assert_int_eq(graph.ops[ours.first_other_precision_op].code, TFLACCEL_OP_ARG_MAX);
+        printf("%s (fp16): %u partitions, %u ops at fp32 from op %u (ARG_MAX)\n", spec->name,
+               ours.partition_count, ours.other_precision_ops, ours.first_other_precision_op);
+      } else {
+        ck_assert_msg(ours.other_precision_ops == 0, "%s (%s): %u ops needed another precision",
+                      spec->name, p ? "fp16" : "fp32", ours.other_precision_ops);
+      }
     }
     if (ours.declined) {
       printf("declined by %s (%s): %s: %s\n", CONFORMANCE_PLUGIN_NAME, p ? "fp16" : "fp32",
