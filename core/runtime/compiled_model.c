@@ -173,8 +173,9 @@ static void report_placement(const tflaccel_compiled_model *compiled, const supp
     uint32_t first = part->ops[0];
     const char *why = table->reasons[(size_t)part->candidate * graph->op_count + first];
     log_write(level, TFLACCEL_LOG_INFO, NULL,
-              "partition %u (%u operations on %s) runs at %s, not the requested %s: op %u (%s): %s",
-              p, part->op_count, compiled->candidate_names[part->candidate],
+              "partition %u (%u operation%s on %s) runs at %s, not the requested %s: op %u (%s): %s",
+              p, part->op_count, part->op_count == 1 ? "" : "s",
+              compiled->candidate_names[part->candidate],
               precision_name(part->precision), precision_name(compiled->compile_options.precision),
               first, op_display_name(&graph->ops[first]), *why ? why : "no reason given");
   }

@@ -8,9 +8,8 @@
  * The optional `fp32_ops` (op codes) are ops it runs only at fp32, as a GPU
  * plugin runs int32 values past fp16's exact integers: asked at fp16 it
  * answers YES with precision fp32 (ABI 1.3), or NO to a support struct
- * without that field; compile refuses a partition that mixes them with
- * other ops or gets them at fp16, and logs (debug) each partition's
- * precision. */
+ * without that field; compile refuses them at fp16 and logs (debug) each
+ * partition's precision. */
 #include "config.h"
 
 #include <dlfcn.h>
@@ -87,10 +86,6 @@ static tflaccel_status subset_compile(tflaccel_device *device, const tflaccel_gr
     int32_t code = graph->ops[partition->ops[i]].code;
     fp32_only += code >= 0 && code < MAX_OP_CODE && state->fp32_only[code];
   }
-  if (fp32_only != 0 && fp32_only != partition->op_count)
-    return state->host->status_make(TFLACCEL_INTERNAL,
-                                    "test_subset: a partition mixes %u fp32-only ops with %u others",
-                                    fp32_only, partition->op_count - fp32_only);
   if (fp32_only != 0 && options->precision != TFLACCEL_PRECISION_FP32)
     return state->host->status_make(TFLACCEL_INTERNAL,
                                     "test_subset: %u fp32-only ops compiled at precision %d",

@@ -440,9 +440,10 @@ START_TEST(ops_exact_only_in_fp32_get_fp32_partitions) {
       ck_assert_int_eq(part->precision, TFLACCEL_PRECISION_FP32);
       ck_assert_int_eq(info.precision, TFLACCEL_PRECISION_FP32);
       snprintf(line, sizeof line,
-               "INFO: partition %u (%u operations on test_subset) runs at fp32, not the requested "
-               "fp16: op %u (ADD): op code %d runs here only at fp32\n",
-               p, part->op_count, part->ops[0], (int)TFLACCEL_OP_ADD);
+               "INFO: partition %u (%u operation%s on test_subset) runs at fp32, not the "
+               "requested fp16: op %u (ADD): op code %d runs here only at fp32\n",
+               p, part->op_count, part->op_count == 1 ? "" : "s", part->ops[0],
+               (int)TFLACCEL_OP_ADD);
       ck_assert_msg(strstr(log, line) != NULL, "'%s' not in the log:\n%s", line, log);
       snprintf(line, sizeof line, "compiling %u ops at fp32\n", part->op_count);
       ++fp32_partitions;
@@ -488,7 +489,8 @@ START_TEST(ops_exact_only_in_fp32_get_fp32_partitions) {
   /* At fp32 nothing needs another precision: one partition. */
   tflaccel_compilation_options fp32 = options;
   fp32.precision = TFLACCEL_PRECISION_FP32;
-  ck_assert_ptr_null(tflaccel_compiled_model_create(environment, model, &fp32, &compiled));
+  status = tflaccel_compiled_model_create(environment, model, &fp32, &compiled);
+  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
   ck_assert_uint_eq(compiled->plan->partition_count, 1);
   ck_assert_int_eq(compiled->plan->partitions[0].precision, -1);
   tflaccel_compiled_model_destroy(compiled);
