@@ -81,6 +81,46 @@ START_TEST(fp32_runs_what_fp16_declines_naming_the_bound) {
 }
 END_TEST
 
+/* The plugin's answer (gpu_op_supported_at): in fp16, what only fp32 holds
+ * exactly runs with required precision fp32, the fp16 bound as the reason;
+ * what fp16 holds, or what fp32 does not hold either, keeps -1. */
+static int supported_at(decode *d, uint32_t op, int32_t precision, char *reason,
+                        int32_t *required) {
+  return gpu_op_supported_at(cf_graph_view(&d->graph), op, precision, "gpu_test", reason,
+                             TFLACCEL_REASON_SIZE, required);
+}
+
+START_TEST(fp16_answers_fp32_for_what_only_fp32_holds) {
+  decode d;
+  build_decode(&d, 3000, 60);
+  char reason[TFLACCEL_REASON_SIZE];
+  int32_t required = 0;
+  for (uint32_t op = 0; op < 4; ++op) {
+    ck_assert_msg(supported_at(&d, op, TFLACCEL_PRECISION_FP16, reason, &required), "op %u: %s",
+                  op, reason);
+    ck_assert_int_eq(required, TFLACCEL_PRECISION_FP32);
+    ck_assert_msg(strstr(reason, "exact in fp16 only up to 2048") != NULL ||
+                      strstr(reason, "in fp16 (GPU division") != NULL,
+                  "op %u: %s", op, reason);
+    ck_assert(supported_at(&d, op, TFLACCEL_PRECISION_FP32, reason, &required));
+    ck_assert_int_eq(required, -1);
+  }
+  cf_graph_release(&d.graph);
+  build_decode(&d, 192, 16); /* fp16 holds it: nothing changes */
+  for (uint32_t op = 0; op < 4; ++op) {
+    ck_assert(supported_at(&d, op, TFLACCEL_PRECISION_FP16, reason, &required));
+    ck_assert_int_eq(required, -1);
+  }
+  cf_graph_release(&d.graph);
+  build_decode(&d, 3000000, 60); /* FLOOR_DIV is not exact in fp32 either */
+  ck_assert_int_eq(supported_at(&d, 1, TFLACCEL_PRECISION_FP16, reason, &required), 0);
+  ck_assert_int_eq(required, -1);
+  ck_assert_msg(strstr(reason, "FLOOR_DIV") != NULL && strstr(reason, "fp16") != NULL, "%s",
+                reason); /* the fp16 decline stays */
+  cf_graph_release(&d.graph);
+}
+END_TEST
+
 START_TEST(small_decode_runs_in_fp16) {
   decode d;
   build_decode(&d, 192, 16); /* at <= 191, row <= 12, row_start <= 192, column <= 383 */
@@ -121,6 +161,12 @@ START_TEST(graph_inputs_have_no_bound) {
   ck_assert_str_eq(reason,
                    "gpu_test: ADD input 0 is int32 with no proven bound (GPU tensors hold "
                    "integers as float values, exact in fp32 up to 16777216)");
+  /* No bound is no precision's: fp16 declines it, asking for none. */
+  int32_t required = 0;
+  ck_assert_int_eq(gpu_op_supported_at(cf_graph_view(&g), 0, TFLACCEL_PRECISION_FP16, "gpu_test",
+                                       reason, sizeof reason, &required),
+                   0);
+  ck_assert_int_eq(required, -1);
   cf_graph_release(&g);
 }
 END_TEST
@@ -142,6 +188,7 @@ int main(void) {
   TCase *tcase = tcase_create("bounds");
   tcase_add_test(tcase, each_op_bounds_its_output);
   tcase_add_test(tcase, fp32_runs_what_fp16_declines_naming_the_bound);
+  tcase_add_test(tcase, fp16_answers_fp32_for_what_only_fp32_holds);
   tcase_add_test(tcase, small_decode_runs_in_fp16);
   tcase_add_test(tcase, floor_div_keeps_a_margin_for_rounded_division);
   tcase_add_test(tcase, graph_inputs_have_no_bound);
