@@ -10,6 +10,7 @@ GPU_CL_KERNEL_FILES = \
 	kernels/cl/pool.cl \
 	kernels/cl/copy.cl \
 	kernels/cl/arg_max.cl \
+	kernels/cl/gather_nd.cl \
 	kernels/cl/lstm.cl \
 	kernels/cl/mediapipe_transform.cl \
 	kernels/cl/svdf.cl

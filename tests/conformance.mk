@@ -5,6 +5,7 @@ CONFORMANCE_SOURCES = \
 	tests/conformance/conformance_cases.c \
 	tests/conformance/conformance_cases.h \
 	tests/conformance/conformance_quant_cases.c \
+	tests/conformance/conformance_int_cases.c \
 	tests/conformance/conformance_graph.c \
 	tests/conformance/conformance_graph.h \
 	tests/conformance/conformance_runner.c \

@@ -48,6 +48,16 @@ tests_gpu_test_gpu_op_table_CPPFLAGS = $(TEST_CPP_FLAGS)
 tests_gpu_test_gpu_op_table_CFLAGS = $(TEST_C_FLAGS)
 tests_gpu_test_gpu_op_table_LDADD = plugins/libgpu_common.la $(CHECK_LIBS)
 
+# The bound proof of int32 values and the support answers it gives: no
+# device needed.
+check_PROGRAMS += tests/gpu/test_gpu_int_bounds
+TESTS += tests/gpu/test_gpu_int_bounds
+tests_gpu_test_gpu_int_bounds_SOURCES = tests/gpu/test_gpu_int_bounds.c \
+	tests/conformance/conformance_graph.c tests/conformance/conformance_graph.h
+tests_gpu_test_gpu_int_bounds_CPPFLAGS = $(TEST_CPP_FLAGS)
+tests_gpu_test_gpu_int_bounds_CFLAGS = $(TEST_C_FLAGS)
+tests_gpu_test_gpu_int_bounds_LDADD = plugins/libgpu_common.la $(CHECK_LIBS)
+
 # The support rules of MediaPipe's transform custom ops: no device needed.
 check_PROGRAMS += tests/gpu/test_gpu_mediapipe_support
 TESTS += tests/gpu/test_gpu_mediapipe_support

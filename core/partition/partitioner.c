@@ -1,10 +1,12 @@
 /* Partitioning, in three steps:
  *  1. assign each op to the first accelerator, in preference order, that
  *     can run it (cpu_ref last takes the rest);
- *  2. order the ops topologically, staying on the current accelerator while
- *     it has a ready op, so that ops of one accelerator cluster; cutting
- *     that order into runs gives convex partitions (a contiguous run of a
- *     topological order is convex) with few boundaries;
+ *  2. order the ops topologically, staying on the current accelerator (and
+ *     the precision its answer requires: an op exact only in fp32 in an
+ *     fp16 model) while it has a ready op, so that ops of one accelerator
+ *     and precision cluster; cutting that order into runs gives convex
+ *     partitions (a contiguous run of a topological order is convex) with
+ *     few boundaries;
  *  3. hand partitions back to the fallback when they are too small, beyond
  *     max_delegated_partitions, or cost more to feed than they save, and
  *     repeat until nothing changes (each pass only moves ops to the
@@ -138,6 +140,19 @@ typedef struct plan_state {
   int32_t split_fallback_ops; /* partition_options.split_fallback_ops */
 } plan_state;
 
+/* The precision op needs on its assigned accelerator, -1 for the
+ * requested one. */
+static int32_t op_precision(const plan_state *state, uint32_t op) {
+  const partition_candidate *candidate = &state->candidates[state->assignment[op]];
+  return candidate->precision != NULL ? candidate->precision[op] : -1;
+}
+
+/* Whether ops a and b may share a partition: same accelerator, same
+ * required precision. */
+static int same_group(const plan_state *state, uint32_t a, uint32_t b) {
+  return state->assignment[a] == state->assignment[b] && op_precision(state, a) == op_precision(state, b);
+}
+
 static void plan_free_partitions(partition_plan *plan) {
   for (uint32_t p = 0; p < plan->partition_count; ++p) {
     free(plan->partitions[p].ops);
@@ -179,13 +194,13 @@ static tflaccel_status schedule_and_cut(const plan_state *state, partition_plan 
       if (tensor_valid(graph, tensor) && state->links->producer[tensor] >= 0) pending[op]++;
     }
   }
-  uint32_t current = state->assignment[0];
+  uint32_t current = 0; /* an op of the group being scheduled */
   for (uint32_t step = 0; step < op_count; ++step) {
     int32_t pick = -1, any = -1;
     for (uint32_t op = 0; op < op_count; ++op) {
       if (done[op] || pending[op] != 0) continue;
       if (any < 0) any = (int32_t)op;
-      if (state->assignment[op] == current) {
+      if (same_group(state, op, current)) {
         pick = (int32_t)op;
         break;
       }
@@ -197,7 +212,7 @@ static tflaccel_status schedule_and_cut(const plan_state *state, partition_plan 
       goto cleanup;
     }
     uint32_t op = (uint32_t)pick;
-    current = state->assignment[op];
+    current = op;
     done[op] = 1;
     order[step] = op;
     const tflaccel_op_desc *desc = &graph->ops[op];
@@ -212,7 +227,7 @@ static tflaccel_status schedule_and_cut(const plan_state *state, partition_plan 
   /* Cut into runs. */
   uint32_t run_count = 0;
   for (uint32_t step = 0; step < op_count; ++step)
-    if (step == 0 || state->assignment[order[step]] != state->assignment[order[step - 1]] ||
+    if (step == 0 || !same_group(state, order[step], order[step - 1]) ||
         (state->split_fallback_ops && state->assignment[order[step]] == state->fallback))
       ++run_count;
   plan->partitions = calloc(run_count, sizeof *plan->partitions);
@@ -223,11 +238,12 @@ static tflaccel_status schedule_and_cut(const plan_state *state, partition_plan 
   plan->partition_count = run_count;
   uint32_t run = 0, start = 0;
   for (uint32_t step = 1; step <= op_count; ++step) {
-    if (step < op_count && state->assignment[order[step]] == state->assignment[order[start]] &&
+    if (step < op_count && same_group(state, order[step], order[start]) &&
         !(state->split_fallback_ops && state->assignment[order[start]] == state->fallback))
       continue;
     partition *part = &plan->partitions[run];
     part->candidate = state->assignment[order[start]];
+    part->precision = op_precision(state, order[start]);
     part->op_count = step - start;
     part->ops = malloc(sizeof *part->ops * part->op_count);
     if (part->ops == NULL) {
@@ -313,6 +329,12 @@ static void demote(plan_state *state, const partition *part, const char *why, in
   for (uint32_t i = 0; i < part->op_count; ++i) state->assignment[part->ops[i]] = state->fallback;
 }
 
+static int runs_every_op(const plan_state *state, uint32_t candidate) {
+  for (uint32_t op = 0; op < state->graph->op_count; ++op)
+    if (state->assignment[op] != candidate) return 0;
+  return 1;
+}
+
 /* Demotes at most one group of partitions per call; returns 1 if it did. */
 static int apply_limits(plan_state *state, const partition_plan *plan,
                         const partition_options *options) {
@@ -351,10 +373,13 @@ static int apply_limits(plan_state *state, const partition_plan *plan,
     if (changed) return 1;
   }
   /* Cost: feeding a partition must cost less than what it saves. A partition
-   * that is the whole graph stays: its transfers happen either way. */
+   * that is the whole graph stays: its transfers happen either way; so do
+   * the partitions of an accelerator that has every op (split only by the
+   * precisions they need: between them tensors stay on the device). */
   for (uint32_t p = 0; p < plan->partition_count; ++p) {
     const partition *part = &plan->partitions[p];
     if (part->candidate == state->fallback || part->op_count == graph->op_count) continue;
+    if (runs_every_op(state, part->candidate)) continue;
     if (!fallback_runs_all(state, part)) continue;
     const partition_candidate *candidate = &state->candidates[part->candidate];
     double cpu_us = 0.0, accelerator_us = 0.0;

@@ -16,6 +16,10 @@ typedef struct partition_candidate {
   const uint8_t *supported;   /* op_count entries, 1 = can run the op */
   const float *relative_cost; /* op_count entries, 0 = unknown */
   const char *const *reasons; /* op_count entries, why not (when unsupported) */
+  /* op_count entries, or NULL (all -1): the precision the op must be
+   * compiled at when it is not the requested one, else -1
+   * (tflaccel_op_support.precision). */
+  const int32_t *precision;
 } partition_candidate;
 
 typedef struct partition_options {
@@ -36,6 +40,10 @@ typedef struct partition {
   uint32_t output_count;
   uint32_t *outputs;       /* tensors it produces that others (or the graph) read */
   uint64_t boundary_bytes; /* bytes of inputs and outputs */
+  /* The precision its ops need other than the requested one (they share
+   * it: ops of different required precisions never share a partition),
+   * else -1: compiled at the requested precision. */
+  int32_t precision;
 } partition;
 
 typedef struct partition_plan {

@@ -42,7 +42,8 @@ _Static_assert(offsetof(tflaccel_compile_options, model_name) == 24, "tflaccel_c
 _Static_assert(sizeof(tflaccel_compile_options) == 32, "tflaccel_compile_options changed size: append only, and bump TFLACCEL_ABI_MINOR");
 _Static_assert(offsetof(tflaccel_op_support, level) == 4, "tflaccel_op_support.level moved");
 _Static_assert(offsetof(tflaccel_op_support, reason) == 12, "tflaccel_op_support.reason moved");
-_Static_assert(sizeof(tflaccel_op_support) == 268, "tflaccel_op_support changed size: append only, and bump TFLACCEL_ABI_MINOR");
+_Static_assert(offsetof(tflaccel_op_support, precision) == 268, "tflaccel_op_support.precision moved");
+_Static_assert(sizeof(tflaccel_op_support) == 272, "tflaccel_op_support changed size: append only, and bump TFLACCEL_ABI_MINOR");
 _Static_assert(offsetof(tflaccel_device_info, name) == 4, "tflaccel_device_info.name moved");
 _Static_assert(offsetof(tflaccel_device_info, type) == 516, "tflaccel_device_info.type moved");
 _Static_assert(offsetof(tflaccel_device_info, memory_bytes) == 528, "tflaccel_device_info.memory_bytes moved");

@@ -42,10 +42,15 @@ static const char *op_display_name(const tflaccel_op_desc *op) {
   return name ? name : "UNKNOWN";
 }
 
+static const char *precision_name(int32_t precision) {
+  return precision == TFLACCEL_PRECISION_FP16 ? "fp16" : "fp32";
+}
+
 /* Asks every candidate about every op. */
 typedef struct support_table {
   uint8_t *supported;       /* candidate-major */
   float *relative_cost;
+  int32_t *precision; /* the precision an op needs other than the requested, else -1 */
   char (*reasons)[TFLACCEL_REASON_SIZE];
   const char **reason_pointers;
 } support_table;
@@ -53,6 +58,7 @@ typedef struct support_table {
 static void support_table_free(support_table *table) {
   free(table->supported);
   free(table->relative_cost);
+  free(table->precision);
   free(table->reasons);
   free(table->reason_pointers);
 }
@@ -63,9 +69,11 @@ static tflaccel_status query_support(tflaccel_compiled_model *compiled, support_
   size_t cells = (size_t)compiled->candidate_count * (graph->op_count ? graph->op_count : 1);
   table->supported = calloc(cells, 1);
   table->relative_cost = calloc(cells, sizeof *table->relative_cost);
+  table->precision = calloc(cells, sizeof *table->precision);
   table->reasons = calloc(cells, sizeof *table->reasons);
   table->reason_pointers = calloc(cells, sizeof *table->reason_pointers);
-  if (!table->supported || !table->relative_cost || !table->reasons || !table->reason_pointers)
+  if (!table->supported || !table->relative_cost || !table->precision || !table->reasons ||
+      !table->reason_pointers)
     return tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "compile: out of memory");
   for (uint32_t c = 0; c < compiled->candidate_count; ++c) {
     for (uint32_t op = 0; op < graph->op_count; ++op) {
@@ -73,6 +81,7 @@ static tflaccel_status query_support(tflaccel_compiled_model *compiled, support_
       tflaccel_op_support support;
       memset(&support, 0, sizeof support);
       support.struct_size = sizeof support;
+      support.precision = -1; /* a plugin built before ABI 1.3 leaves it */
       /* supports_op is pure by the ABI; the lock costs little and keeps a
        * plugin that caches per device safe all the same. */
       registry_device_lock(compiled->candidate_plugins[c]);
@@ -83,6 +92,17 @@ static tflaccel_status query_support(tflaccel_compiled_model *compiled, support_
         return tflaccel_status_annotate(status, "%s: supports_op(op %u)", compiled->candidate_names[c], op);
       support.reason[TFLACCEL_REASON_SIZE - 1] = '\0';
       table->supported[cell] = support.level == TFLACCEL_SUPPORT_YES;
+      table->precision[cell] = -1;
+      if (table->supported[cell] && TFLACCEL_HAS_FIELD(tflaccel_op_support, &support, precision) &&
+          support.precision != -1 && support.precision != compiled->compile_options.precision) {
+        if (support.precision != TFLACCEL_PRECISION_FP32 &&
+            support.precision != TFLACCEL_PRECISION_FP16)
+          return tflaccel_status_make(TFLACCEL_INTERNAL,
+                                      "%s: supports_op(op %u) requires precision %d, neither fp32 "
+                                      "nor fp16",
+                                      compiled->candidate_names[c], op, (int)support.precision);
+        table->precision[cell] = support.precision;
+      }
       table->relative_cost[cell] = support.relative_cost;
       /* Every message that shows a reason names the accelerator already;
        * a reason that starts with it too ("gpu_cl: ...") loses that prefix. */
@@ -144,6 +164,20 @@ static void report_placement(const tflaccel_compiled_model *compiled, const supp
               "will run on %s",
               ops, compiled->candidate_names[c], partitions, on_fallback,
               compiled->candidate_names[fallback]);
+  }
+  /* Partitions compiled at a precision other than the requested one, with
+   * the plugin's reason for their first op. */
+  for (uint32_t p = 0; p < compiled->plan->partition_count; ++p) {
+    const partition *part = &compiled->plan->partitions[p];
+    if (part->precision == -1 || part->op_count == 0) continue;
+    uint32_t first = part->ops[0];
+    const char *why = table->reasons[(size_t)part->candidate * graph->op_count + first];
+    log_write(level, TFLACCEL_LOG_INFO, NULL,
+              "partition %u (%u operation%s on %s) runs at %s, not the requested %s: op %u (%s): %s",
+              p, part->op_count, part->op_count == 1 ? "" : "s",
+              compiled->candidate_names[part->candidate],
+              precision_name(part->precision), precision_name(compiled->compile_options.precision),
+              first, op_display_name(&graph->ops[first]), *why ? why : "no reason given");
   }
 }
 
@@ -276,8 +310,11 @@ static tflaccel_status prepare_partition_locked(tflaccel_compiled_model *compile
       .output_count = part->output_count,
       .outputs = part->outputs,
   };
-  status = vtable->compile(runtime->device, compiled->graph, &desc, &compiled->compile_options,
-                           &runtime->executable);
+  /* A partition of ops exact only at another precision compiles at it
+   * (the cache key follows: the plugin keys entries by its options). */
+  tflaccel_compile_options options = compiled->compile_options;
+  if (part->precision != -1) options.precision = part->precision;
+  status = vtable->compile(runtime->device, compiled->graph, &desc, &options, &runtime->executable);
   if (status != NULL)
     return tflaccel_status_annotate(status, "%s: compiling partition %u (%u ops)",
                                     runtime->plugin->config->name, index, part->op_count);
@@ -462,6 +499,7 @@ tflaccel_status tflaccel_compiled_model_create(tflaccel_environment *environment
       candidates[c].supported = table.supported + (size_t)c * op_count;
       candidates[c].relative_cost = table.relative_cost + (size_t)c * op_count;
       candidates[c].reasons = table.reason_pointers + (size_t)c * op_count;
+      candidates[c].precision = table.precision + (size_t)c * op_count;
     }
     partition_options partitioning = {
         .max_delegated_partitions =
@@ -601,11 +639,13 @@ tflaccel_status tflaccel_compiled_model_partition_info(const tflaccel_compiled_m
   if (index >= compiled->plan->partition_count)
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "partition %u out of range (%u partitions)",
                                 index, compiled->plan->partition_count);
-  if (info->struct_size < sizeof *info)
+  /* A caller built before `precision` was appended passes the older size. */
+  if (info->struct_size < offsetof(tflaccel_partition_info, precision))
     return tflaccel_status_make(TFLACCEL_INVALID_ARGUMENT, "partition info: struct_size too small");
   const partition *part = &compiled->plan->partitions[index];
-  memset(info, 0, sizeof *info);
-  info->struct_size = sizeof *info;
+  size_t size = info->struct_size < sizeof *info ? info->struct_size : sizeof *info;
+  memset(info, 0, size);
+  info->struct_size = (uint32_t)size;
   info->accelerator = compiled->candidate_names[part->candidate];
   info->op_count = part->op_count;
   info->ops = part->ops;
@@ -614,6 +654,8 @@ tflaccel_status tflaccel_compiled_model_partition_info(const tflaccel_compiled_m
   info->output_count = part->output_count;
   info->outputs = part->outputs;
   info->boundary_bytes = part->boundary_bytes;
+  if (TFLACCEL_HAS_FIELD(tflaccel_partition_info, info, precision))
+    info->precision = part->precision != -1 ? part->precision : compiled->compile_options.precision;
   return NULL;
 }
 

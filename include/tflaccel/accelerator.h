@@ -225,6 +225,14 @@ typedef struct tflaccel_op_support {
   int32_t level;      /* tflaccel_support_level */
   float relative_cost; /* estimated cost vs cpu_ref (1.0 = same); 0 = unknown */
   char reason[TFLACCEL_REASON_SIZE]; /* when NO: why, one line, no trailing period */
+  /* Appended in ABI 1.3 (write it only when TFLACCEL_HAS_FIELD says the
+   * struct has it): the precision (tflaccel_precision) this op must be
+   * compiled at when the requested one cannot hold its values exactly
+   * (TFLACCEL_PRECISION_FP32 for an int32 op exact only in fp32), else -1
+   * (the requested one); with YES and a precision, reason may say why. The
+   * core fills -1 before asking and compiles such ops in partitions of
+   * their own, with options of that precision. */
+  int32_t precision;
 } tflaccel_op_support;
 
 

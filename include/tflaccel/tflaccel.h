@@ -264,6 +264,11 @@ typedef struct tflaccel_partition_info {
   const uint32_t *inputs;    /* boundary tensor indices */
   const uint32_t *outputs;
   uint64_t boundary_bytes;   /* bytes moved in and out per run */
+  /* Appended (a caller's smaller struct_size gets the fields above): the
+   * precision (tflaccel_precision) the partition is compiled at: the
+   * requested one, or fp32 for ops its accelerator holds exactly only in
+   * fp32 (int32 values past fp16's exact integers). */
+  int32_t precision;
 } tflaccel_partition_info;
 
 /* The stored op (tflaccel_model_op_info's index) that prepared-graph op

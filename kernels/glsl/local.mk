@@ -10,7 +10,7 @@ GPU_GLSL_KERNELS = to_slices from_slices elementwise conv2d conv2d_split conv_or
 	depthwise_conv2d transpose_conv2d pool2d pool2d_reduce mean resize pad concat \
 	box_gather depth_to_space softmax arg_max depthwise_conv_ordered depthwise_conv2d_1x1 \
 	lstm_gates depthwise_conv_ordered_expand landmarks_to_transform_matrix \
-	transform_tensor_bilinear transform_landmarks svdf_state svdf_output
+	transform_tensor_bilinear transform_landmarks svdf_state svdf_output gather_nd
 GPU_GLSL_KERNEL_FILES = \
 	kernels/glsl/to_slices.comp \
 	kernels/glsl/from_slices.comp \
@@ -38,7 +38,8 @@ GPU_GLSL_KERNEL_FILES = \
 	kernels/glsl/transform_tensor_bilinear.comp \
 	kernels/glsl/transform_landmarks.comp \
 	kernels/glsl/svdf_state.comp \
-	kernels/glsl/svdf_output.comp
+	kernels/glsl/svdf_output.comp \
+	kernels/glsl/gather_nd.comp
 EXTRA_DIST += $(GPU_GLSL_KERNEL_FILES) \
 	kernels/glsl/common.glsl \
 	kernels/glsl/prelude_gles.glsl \

@@ -468,7 +468,8 @@ tflaccel_status cl_backend_init(const tflaccel_host_services *host, cl_device_co
   backend->caps.buffer_alignment = alignment_bits / 8;
   backend->caps.features =
       GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE | GPU_FEATURE_LSTM_GATES |
-      GPU_FEATURE_MEDIAPIPE_TRANSFORMS | GPU_FEATURE_SVDF;
+      GPU_FEATURE_MEDIAPIPE_TRANSFORMS | GPU_FEATURE_SVDF |
+      GPU_FEATURE_GATHER_ND;
   backend->caps.profiling = device->profiling;
   return NULL;
 }

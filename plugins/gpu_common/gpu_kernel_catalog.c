@@ -31,6 +31,7 @@ static const char *const kernel_names[GPU_KERNEL_EXTENDED_COUNT] = {
     [GPU_KERNEL_TRANSFORM_LANDMARKS] = "gpu_transform_landmarks",
     [GPU_KERNEL_SVDF_STATE] = "gpu_svdf_state",
     [GPU_KERNEL_SVDF_OUTPUT] = "gpu_svdf_output",
+    [GPU_KERNEL_GATHER_ND] = "gpu_gather_nd",
 };
 
 const char *gpu_kernel_name(int32_t kernel) {

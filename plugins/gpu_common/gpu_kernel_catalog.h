@@ -254,6 +254,12 @@ typedef enum gpu_kernel_id {
    * weights t2 (F x M scalars); [2] t1's slices per pixel, [4] 1 applies
    * TANH. GPU_FEATURE_SVDF. */
   GPU_KERNEL_SVDF_OUTPUT,
+  /* GATHER_ND: t1 params, t2 indices (integers as float values, clamped
+   * into their dim); [0] index depth (1..4), [1] elements per gathered
+   * block, [2..6) the params dims indexed, [6..10) their strides in
+   * elements, [10] params C, [11] params S, [12] indices C, [13] indices
+   * S (4-D views). GPU_FEATURE_GATHER_ND. */
+  GPU_KERNEL_GATHER_ND,
   GPU_KERNEL_EXTENDED_COUNT
 } gpu_kernel_id;
 
@@ -266,6 +272,7 @@ enum {
   GPU_FEATURE_ORDERED_EXPAND = 1u << 3, /* GPU_KERNEL_DEPTHWISE_CONV_ORDERED_EXPAND */
   GPU_FEATURE_MEDIAPIPE_TRANSFORMS = 1u << 4, /* the three MediaPipe transform kernels */
   GPU_FEATURE_SVDF = 1u << 5, /* GPU_KERNEL_SVDF_STATE and GPU_KERNEL_SVDF_OUTPUT */
+  GPU_FEATURE_GATHER_ND = 1u << 6, /* GPU_KERNEL_GATHER_ND */
 };
 
 const char *gpu_kernel_name(int32_t kernel);

@@ -339,7 +339,9 @@ tflaccel_status gpu_lower_partition(const gpu_backend *backend, const tflaccel_g
                                         "%s: partition op %u is not in the graph",
                                         backend->plugin_name, partition->ops[p]);
     char reason[TFLACCEL_REASON_SIZE];
-    if (!gpu_op_supported(graph, partition->ops[p], backend->plugin_name, reason, sizeof reason))
+    if (!gpu_op_supported(graph, partition->ops[p],
+                          options != NULL ? options->precision : TFLACCEL_PRECISION_FP32,
+                          backend->plugin_name, reason, sizeof reason))
       return backend->host->status_make(TFLACCEL_UNSUPPORTED, "%s", reason);
   }
   gpu_lowering lw;

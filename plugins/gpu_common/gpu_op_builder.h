@@ -64,6 +64,11 @@ typedef struct gpu_op_builder {
   /* Emits the dispatches of the op at partition position `position`
    * (only ops `supports` accepted reach it). */
   tflaccel_status (*lower)(gpu_lowering *lw, uint32_t position);
+  /* 1: its value tensors may also be int32 (not quantized), computed on
+   * as float values, which is exact for its kernel (integer sums,
+   * products, moves) where the bound proof (gpu_int_bounds.h) keeps every
+   * value within the precision's exact integers. */
+  int int32_values;
 } gpu_op_builder;
 
 /* The code of builtin op OP (TFLACCEL_OP_<OP>); messages name it with the

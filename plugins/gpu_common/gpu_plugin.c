@@ -89,16 +89,23 @@ static tflaccel_status supports_op(tflaccel_device *device, const tflaccel_graph
                                    uint32_t op_index, const tflaccel_compile_options *options,
                                    tflaccel_op_support *support) {
   gpu_plugin_device *self = plugin_device(device);
-  (void)options;
   if (op_index >= graph->op_count)
     return self->host->status_make(TFLACCEL_INVALID_ARGUMENT, "%s: supports_op: op %u of %u",
                                    self->backend.plugin_name, op_index, graph->op_count);
   support->relative_cost = 0.0f;
   support->reason[0] = '\0';
-  support->level = gpu_op_supported(graph, op_index, self->backend.plugin_name, support->reason,
-                                    sizeof support->reason)
-                       ? TFLACCEL_SUPPORT_YES
-                       : TFLACCEL_SUPPORT_NO;
+  int32_t precision = options != NULL ? options->precision : TFLACCEL_PRECISION_FP32;
+  int supported;
+  /* A core of ABI 1.3 or later takes an answer that needs another
+   * precision; an older one gets the decline. */
+  if (TFLACCEL_HAS_FIELD(tflaccel_op_support, support, precision)) {
+    supported = gpu_op_supported_at(graph, op_index, precision, self->backend.plugin_name,
+                                    support->reason, sizeof support->reason, &support->precision);
+  } else {
+    supported = gpu_op_supported(graph, op_index, precision, self->backend.plugin_name,
+                                 support->reason, sizeof support->reason);
+  }
+  support->level = supported ? TFLACCEL_SUPPORT_YES : TFLACCEL_SUPPORT_NO;
   return NULL;
 }
 

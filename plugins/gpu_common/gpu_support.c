@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include "plugins/gpu_common/gpu_int_bounds.h"
 #include "plugins/gpu_common/gpu_layout.h"
 #include "plugins/gpu_common/gpu_op_builder.h"
 #include "plugins/gpu_common/gpu_op_math.h"
@@ -20,10 +21,14 @@
 #define GPU_MAX_STORED_ELEMENTS (INT64_C(1) << 30)
 
 /* The checks every value tensor of every op passes. */
-static int check_value_tensor(const gpu_support_check *check, int32_t values,
+static int check_value_tensor(const gpu_support_check *check, const gpu_op_builder *builder,
                               const tflaccel_tensor_desc *tensor, const char *role,
                               int holds_state) {
-  int32_t dtype = tensor->dtype;
+  int32_t dtype = tensor->dtype, values = builder->values;
+  /* int32 values as exact float values, where their bound is proven. */
+  int int_view = builder->int32_values && values != GPU_VALUES_BOOL &&
+                 dtype == TFLACCEL_DTYPE_INT32 && tensor->quantization.count == 0;
+  if (int_view && !gpu_check_int_values(check, tensor, role)) return 0;
   /* The float view (gpu_quant.h): a quantized activation computes as
    * float on its real values; a quantized constant is dequantized once. */
   int quantized = dtype != TFLACCEL_DTYPE_FLOAT32 && dtype != TFLACCEL_DTYPE_BOOL;
@@ -42,7 +47,7 @@ static int check_value_tensor(const gpu_support_check *check, int32_t values,
   if (values == GPU_VALUES_BOOL && dtype != TFLACCEL_DTYPE_BOOL)
     return gpu_decline(check, "%s %s is %s, expected bool", check->name, role,
                        dtype_name(dtype));
-  if (dtype != TFLACCEL_DTYPE_FLOAT32 && !bool_ok && !float_view)
+  if (dtype != TFLACCEL_DTYPE_FLOAT32 && !bool_ok && !float_view && !int_view)
     return gpu_decline(check, "%s %s is %s: only float32 values run on the GPU", check->name, role,
                        dtype_name(dtype));
   if (tensor->rank > GPU_MAX_RANK)
@@ -79,12 +84,17 @@ static int check_arity(const gpu_support_check *check, const gpu_op_builder *bui
   return 1;
 }
 
-int gpu_op_supported(const tflaccel_graph_view *graph, uint32_t op_index, const char *plugin_name,
-                     char *reason, size_t reason_size) {
+/* gpu_op_supported, and *inexact_integers (when not NULL) set to 1 when
+ * the decline was made only because int32 values pass the precision's
+ * exact integers. */
+static int op_supported(const tflaccel_graph_view *graph, uint32_t op_index, int32_t precision,
+                        const char *plugin_name, char *reason, size_t reason_size,
+                        int32_t *inexact_integers) {
   const tflaccel_op_desc *op = &graph->ops[op_index];
   const gpu_op_builder *builder = gpu_op_builder_find(op);
   const char *name = op->code == TFLACCEL_OP_CUSTOM ? op->custom_code : op_code_name(op->code);
-  gpu_support_check check = {graph, op, name, plugin_name, reason, reason_size};
+  gpu_support_check check = {graph,       op,        name,        plugin_name, reason,
+                             reason_size, precision, inexact_integers};
   if (builder == NULL) {
     if (op->code == TFLACCEL_OP_CUSTOM) {
       const char *custom_why = gpu_op_no_custom_kernel_reason(op->custom_code);
@@ -120,7 +130,30 @@ int gpu_op_supported(const tflaccel_graph_view *graph, uint32_t op_index, const 
     else
       snprintf(role, sizeof role, "output");
     int holds_state = is_input && gpu_op_input_holds_state(builder, i);
-    if (!check_value_tensor(&check, builder->values, tensor, role, holds_state)) return 0;
+    if (!check_value_tensor(&check, builder, tensor, role, holds_state)) return 0;
   }
   return builder->supports(&check);
+}
+
+int gpu_op_supported(const tflaccel_graph_view *graph, uint32_t op_index, int32_t precision,
+                     const char *plugin_name, char *reason, size_t reason_size) {
+  return op_supported(graph, op_index, precision, plugin_name, reason, reason_size, NULL);
+}
+
+int gpu_op_supported_at(const tflaccel_graph_view *graph, uint32_t op_index, int32_t precision,
+                        const char *plugin_name, char *reason, size_t reason_size,
+                        int32_t *required_precision) {
+  *required_precision = -1;
+  int32_t inexact_integers = 0;
+  if (op_supported(graph, op_index, precision, plugin_name, reason, reason_size, &inexact_integers))
+    return 1;
+  if (!inexact_integers || precision == TFLACCEL_PRECISION_FP32) return 0;
+  /* Declined only for its integers: fp32 holds them exactly up to 2^24.
+   * The precision's reason stays, as the decline's or as why fp32. */
+  char wide_reason[TFLACCEL_REASON_SIZE];
+  if (!op_supported(graph, op_index, TFLACCEL_PRECISION_FP32, plugin_name, wide_reason,
+                    sizeof wide_reason, NULL))
+    return 0;
+  *required_precision = TFLACCEL_PRECISION_FP32;
+  return 1;
 }

@@ -17,6 +17,10 @@ typedef struct gpu_support_check {
   const char *plugin;
   char *reason;
   size_t reason_size;
+  int32_t precision; /* tflaccel_precision the partition compiles at */
+  /* Set to 1 by a decline made only because int32 values pass the
+   * precision's exact integers (gpu_int_bounds.h); NULL: nobody asks. */
+  int32_t *inexact_integers;
 } gpu_support_check;
 
 /* Writes "<plugin>: <message>" into check->reason and returns 0. */

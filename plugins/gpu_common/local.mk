@@ -65,6 +65,8 @@ plugins_libgpu_common_la_SOURCES = \
 	plugins/gpu_common/gpu_support.c \
 	plugins/gpu_common/gpu_support.h \
 	plugins/gpu_common/gpu_support_check.c \
+	plugins/gpu_common/gpu_int_bounds.c \
+	plugins/gpu_common/gpu_int_bounds.h \
 	plugins/gpu_common/gpu_support_check.h \
 	plugins/gpu_common/gpu_work_group.c \
 	plugins/gpu_common/gpu_work_group.h \
@@ -76,6 +78,7 @@ plugins_libgpu_common_la_SOURCES = \
 	plugins/gpu_common/ops/depth_to_space.c \
 	plugins/gpu_common/ops/elementwise.c \
 	plugins/gpu_common/ops/fully_connected.c \
+	plugins/gpu_common/ops/gather_nd.c \
 	plugins/gpu_common/ops/lstm.c \
 	plugins/gpu_common/ops/mediapipe_transform.c \
 	plugins/gpu_common/ops/sequence_lstm.c \

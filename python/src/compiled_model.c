@@ -272,9 +272,11 @@ static PyObject *partitions(compiled_model_object *self, PyObject *unused) {
       PyObject *inputs = names ? uint_list(info.inputs, info.input_count) : NULL;
       PyObject *outputs = inputs ? uint_list(info.outputs, info.output_count) : NULL;
       if (outputs != NULL)
-        item = Py_BuildValue("{s:s,s:O,s:O,s:O,s:O,s:K}", "accelerator", info.accelerator, "ops",
-                             ops, "op_names", names, "inputs", inputs, "outputs", outputs,
-                             "boundary_bytes", (unsigned long long)info.boundary_bytes);
+        item = Py_BuildValue("{s:s,s:O,s:O,s:O,s:O,s:K,s:s}", "accelerator", info.accelerator,
+                             "ops", ops, "op_names", names, "inputs", inputs, "outputs", outputs,
+                             "boundary_bytes", (unsigned long long)info.boundary_bytes,
+                             "precision",
+                             info.precision == TFLACCEL_PRECISION_FP16 ? "fp16" : "fp32");
       Py_XDECREF(ops);
       Py_XDECREF(names);
       Py_XDECREF(inputs);

@@ -91,6 +91,7 @@ def test_partition_plan_names_the_accelerator(small_model):
     model = tflaccel.CompiledModel.from_file(small_model, accelerator="cpu_ref")
     partitions = model.partitions()
     assert partitions and all(p["accelerator"] == "cpu_ref" for p in partitions)
+    assert all(p["precision"] == "fp32" for p in partitions)
     assert sum(len(p["ops"]) for p in partitions) == model.placement()["cpu_ref"] > 0
     names = [name for p in partitions for name in p["op_names"]]
     assert len(names) == model.placement()["cpu_ref"] and "CONV_2D" in names

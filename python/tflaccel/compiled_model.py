@@ -243,7 +243,9 @@ class CompiledModel:
         """The partition plan: one dict per partition with ``accelerator``,
         ``ops`` (op indices of the prepared graph, after load-time folding),
         ``op_names`` ("CONV_2D", or a custom op's code), ``inputs`` and
-        ``outputs`` (boundary tensor indices) and ``boundary_bytes``."""
+        ``outputs`` (boundary tensor indices), ``boundary_bytes`` and
+        ``precision`` ("fp32" or "fp16": the requested one, or fp32 for ops
+        an accelerator holds exactly only in fp32)."""
         return self._native.partitions()
 
     def placement(self):

@@ -21,6 +21,9 @@ enum {
   CF_EXACT_FP32 = 1 << 9, /* quantized outputs: in fp32, equal to cpu_ref's (0 LSB) on the GPU plugins */
   CF_CHAIN = 1 << 10, /* MediaPipe transforms: the computed matrix feeds the two other ops */
   CF_BATCH_MAJOR = 1 << 11, /* UNIDIRECTIONAL_SEQUENCE_LSTM: input [B, T, I] (else [T, B, I]) */
+  CF_GPU_RUNS = 1 << 12, /* the GPU plugins must run it, not decline it */
+  CF_GPU_FP16_NEEDS_FP32 = 1 << 13, /* ... in fp16 with its int32 ops (from ARG_MAX on) at fp32:
+                                       their values pass fp16's exact integers */
 };
 
 typedef struct cf_case cf_case;
@@ -47,6 +50,11 @@ extern const uint32_t cf_case_count;
  * GPU plugins against cpu_ref's integer kernels. */
 extern const cf_case cf_quant_cases[];
 extern const uint32_t cf_quant_case_count;
+
+/* The int32 cases (conformance_int_cases.c): int32 values held as exact
+ * float values on the GPU plugins, and GATHER_ND. */
+extern const cf_case cf_int_cases[];
+extern const uint32_t cf_int_case_count;
 
 /* Element k of an int8, uint8 or int16 buffer. */
 int cf_integer_at(int32_t dtype, const void *values, int64_t k);

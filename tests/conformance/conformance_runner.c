@@ -3,6 +3,7 @@
 
 #include <check.h>
 #include <dlfcn.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,6 +142,131 @@ static void check_reset_state(cf_plugin *plugin, tflaccel_executable *executable
   free(before);
 }
 
+/* Asks about op o with a support struct of ABI 1.2's size (no
+ * `precision`): the plugin must not write past it, and must give the full
+ * answer's level, except that an op needing another precision is declined. */
+static void check_old_support_struct(cf_plugin *plugin, const tflaccel_graph_view *view, uint32_t o,
+                                     const tflaccel_compile_options *options,
+                                     const tflaccel_op_support *full) {
+  union {
+    tflaccel_op_support support;
+    unsigned char bytes[sizeof(tflaccel_op_support)];
+  } old;
+  size_t old_size = offsetof(tflaccel_op_support, precision);
+  memset(&old, SENTINEL, sizeof old);
+  memset(&old, 0, old_size);
+  old.support.struct_size = (uint32_t)old_size;
+  tflaccel_device *device = plugin->device;
+  assert_ok(device->vtable->supports_op(device, view, o, options, &old.support), "supports_op");
+  for (size_t k = old_size; k < sizeof old; ++k)
+    ck_assert_msg(old.bytes[k] == SENTINEL, "%s wrote byte %zu of a %zu-byte op support struct",
+                  plugin->plugin->name, k, old_size);
+  int needs_other = full->level == TFLACCEL_SUPPORT_YES && full->precision != -1 &&
+                    full->precision != options->precision;
+  ck_assert_int_eq(old.support.level, needs_other ? TFLACCEL_SUPPORT_NO : full->level);
+}
+
+/* Runs the graph as the core does when ops need another precision:
+ * contiguous runs of ops (a case's op order is topological) of one
+ * required precision are partitions, each compiled at its precision, their
+ * boundary tensors passed through host memory. */
+static void run_split(cf_plugin *plugin, cf_graph *graph, int32_t precision,
+                      const int32_t *required, void *const inputs[CF_MAX_BOUNDARY],
+                      cf_result *result) {
+  const tflaccel_graph_view *view = cf_graph_view(graph);
+  tflaccel_device *device = plugin->device;
+  const tflaccel_device_vtable *vtable = device->vtable;
+  ck_assert_msg(!has_state(view), "a graph with state is not split");
+  void *values[CF_MAX_TENSORS] = {0};
+  uint8_t owned[CF_MAX_TENSORS] = {0};
+  int32_t producer[CF_MAX_TENSORS];
+  for (uint32_t t = 0; t < view->tensor_count; ++t) producer[t] = -1;
+  for (uint32_t o = 0; o < view->op_count; ++o)
+    for (uint32_t k = 0; k < view->ops[o].output_count; ++k)
+      producer[view->ops[o].outputs[k]] = (int32_t)o;
+  for (uint32_t i = 0; i < graph->input_count; ++i) values[graph->inputs[i]] = inputs[i];
+  for (uint32_t start = 0, end; start < view->op_count; start = end) {
+    for (end = start + 1; end < view->op_count && required[end] == required[start];) ++end;
+    uint32_t ops[CF_MAX_OPS], part_inputs[CF_MAX_TENSORS], part_outputs[CF_MAX_TENSORS];
+    uint32_t input_count = 0, output_count = 0;
+    uint8_t listed[CF_MAX_TENSORS] = {0};
+    for (uint32_t o = start; o < end; ++o) {
+      ops[o - start] = o;
+      const tflaccel_op_desc *op = &view->ops[o];
+      for (uint32_t k = 0; k < op->input_count; ++k) {
+        uint32_t t = op->inputs[k];
+        if (t == TFLACCEL_NO_TENSOR || (view->tensors[t].flags & TFLACCEL_TENSOR_CONSTANT) ||
+            listed[t] || (producer[t] >= (int32_t)start && producer[t] < (int32_t)end))
+          continue;
+        ck_assert_msg(values[t] != NULL, "tensor %u is read before it is written", t);
+        listed[t] = 1;
+        part_inputs[input_count++] = t;
+      }
+      for (uint32_t k = 0; k < op->output_count; ++k) {
+        uint32_t t = op->outputs[k];
+        int leaves = 0;
+        for (uint32_t i = 0; i < graph->output_count; ++i) leaves |= graph->outputs[i] == t;
+        for (uint32_t c = end; c < view->op_count; ++c)
+          for (uint32_t j = 0; j < view->ops[c].input_count; ++j) leaves |= view->ops[c].inputs[j] == t;
+        if (leaves) part_outputs[output_count++] = t;
+      }
+    }
+    tflaccel_compile_options options = {.struct_size = sizeof options,
+                                        .precision = required[start] != -1 ? required[start] : precision,
+                                        .thread_count = 1,
+                                        .model_token = NULL};
+    tflaccel_partition_desc partition = {.struct_size = sizeof partition,
+                                         .op_count = end - start,
+                                         .ops = ops,
+                                         .input_count = input_count,
+                                         .inputs = part_inputs,
+                                         .output_count = output_count,
+                                         .outputs = part_outputs};
+    tflaccel_executable *executable = NULL;
+    assert_ok(vtable->compile(device, view, &partition, &options, &executable), "compile");
+    uint32_t count = input_count + output_count;
+    tflaccel_binding bindings[2 * CF_MAX_TENSORS];
+    for (uint32_t b = 0; b < count; ++b) {
+      uint32_t t = b < input_count ? part_inputs[b] : part_outputs[b - input_count];
+      bindings[b].tensor = t;
+      bindings[b].offset = 0;
+      bindings[b].size = view->tensors[t].byte_size;
+      assert_ok(vtable->buffer_create(device, bindings[b].size ? bindings[b].size : 1,
+                                      &bindings[b].buffer),
+                "buffer_create");
+      if (b < input_count)
+        assert_ok(vtable->buffer_write(device, bindings[b].buffer, 0, values[t], bindings[b].size),
+                  "buffer_write");
+    }
+    assert_ok(vtable->execute(device, executable, bindings, count, NULL), "execute");
+    for (uint32_t b = 0; b < count; ++b) {
+      if (b >= input_count) {
+        uint32_t t = bindings[b].tensor;
+        values[t] = malloc(bindings[b].size ? (size_t)bindings[b].size : 1);
+        ck_assert_ptr_nonnull(values[t]);
+        owned[t] = 1;
+        assert_ok(vtable->buffer_read(device, bindings[b].buffer, 0, values[t], bindings[b].size),
+                  "buffer_read");
+      }
+      vtable->buffer_destroy(device, bindings[b].buffer);
+    }
+    vtable->executable_destroy(device, executable);
+    result->partition_count++;
+    if (required[start] != -1) {
+      if (result->other_precision_ops == 0) result->first_other_precision_op = start;
+      result->other_precision_ops += end - start;
+    }
+  }
+  for (uint32_t i = 0; i < graph->output_count; ++i) {
+    uint32_t t = graph->outputs[i];
+    ck_assert_msg(owned[t], "graph output %u was not computed", t);
+    result->outputs[i] = values[t];
+    owned[t] = 0;
+  }
+  for (uint32_t t = 0; t < view->tensor_count; ++t)
+    if (owned[t]) free(values[t]);
+}
+
 void cf_run(cf_plugin *plugin, cf_graph *graph, int32_t precision,
             void *const inputs[CF_MAX_BOUNDARY], cf_result *result) {
   memset(result, 0, sizeof *result);
@@ -152,18 +278,29 @@ void cf_run(cf_plugin *plugin, cf_graph *graph, int32_t precision,
                                       .thread_count = 1,
                                       .model_token = NULL};
   uint32_t ops[CF_MAX_OPS];
+  int32_t required[CF_MAX_OPS];
+  int split = 0;
   for (uint32_t o = 0; o < view->op_count; ++o) {
     ops[o] = o;
     tflaccel_op_support support;
     memset(&support, 0, sizeof support);
     support.struct_size = sizeof support;
+    support.precision = -1;
     assert_ok(vtable->supports_op(device, view, o, &options, &support), "supports_op");
+    check_old_support_struct(plugin, view, o, &options, &support);
     if (support.level != TFLACCEL_SUPPORT_YES) {
       result->declined = 1;
       snprintf(result->reason, sizeof result->reason, "op %u: %s", o, support.reason);
       return;
     }
+    required[o] = support.precision == precision ? -1 : support.precision;
+    split |= required[o] != -1;
   }
+  if (split) {
+    run_split(plugin, graph, precision, required, inputs, result);
+    return;
+  }
+  result->partition_count = 1;
   tflaccel_partition_desc partition = {.struct_size = sizeof partition,
                                        .op_count = view->op_count,
                                        .ops = ops,

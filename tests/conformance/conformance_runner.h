@@ -1,6 +1,8 @@
 /* Running one conformance graph through a plugin's ABI: every op as one
  * partition, inputs and outputs in device buffers framed by sentinel
- * bytes that must survive the run. */
+ * bytes that must survive the run; or, where the plugin answers that some
+ * ops must compile at another precision (ABI 1.3), partitions split by
+ * that precision as the core splits them. */
 #ifndef TFLACCEL_TESTS_CONFORMANCE_CONFORMANCE_RUNNER_H
 #define TFLACCEL_TESTS_CONFORMANCE_CONFORMANCE_RUNNER_H
 
@@ -27,14 +29,20 @@ typedef struct cf_result {
   int declined; /* some op was declined: reason says which */
   char reason[TFLACCEL_REASON_SIZE + 32];
   void *outputs[CF_MAX_BOUNDARY]; /* malloc'ed, graph->output_count of them */
+  uint32_t partition_count;       /* 1, or more when precisions split the graph */
+  uint32_t other_precision_ops;   /* ops compiled at fp32 in an fp16 run (and the like) */
+  uint32_t first_other_precision_op;
 } cf_result;
 
 /* Random inputs for graph (the same for every plugin with the same seed). */
 void cf_make_inputs(cf_graph *graph, uint32_t seed, void *inputs[CF_MAX_BOUNDARY]);
 
-/* Asks the plugin about every op, then compiles and runs the whole graph
- * with the given inputs at precision; checks the sentinels around every
- * buffer. A refusal by supports_op is not a failure: result->declined. */
+/* Asks the plugin about every op (also with a support struct of ABI 1.2's
+ * size, which it must not write past and whose answer must not need
+ * another precision), then compiles and runs the whole graph with the
+ * given inputs at precision (split where ops need another precision);
+ * checks the sentinels around every buffer. A refusal by supports_op is
+ * not a failure: result->declined. */
 void cf_run(cf_plugin *plugin, cf_graph *graph, int32_t precision,
             void *const inputs[CF_MAX_BOUNDARY], cf_result *result);
 void cf_result_release(cf_result *result, uint32_t output_count);

@@ -159,6 +159,22 @@ static void run_case(const cf_case *spec, int seed_index) {
     cf_make_inputs(&graph, 7u + (uint32_t)seed_index, inputs);
     cf_result ours;
     cf_run(&plugin, &graph, precisions[p], inputs, &ours);
+    if ((spec->flags & CF_GPU_RUNS) && strncmp(CONFORMANCE_PLUGIN_NAME, "gpu_", 4) == 0) {
+      /* What the GPU layer promises for this case: it runs it, in fp16
+       * with the ops whose integers pass fp16's exact ones at fp32. */
+      ck_assert_msg(!ours.declined, "%s (%s): declined: %s", spec->name, p ? "fp16" : "fp32",
+                    ours.reason);
+      if (p == 1 && (spec->flags & CF_GPU_FP16_NEEDS_FP32)) {
+        ck_assert_msg(ours.other_precision_ops > 0, "%s: fp16 ran without an fp32 partition",
+                      spec->name);
+        ck_assert_int_eq(graph.ops[ours.first_other_precision_op].code, TFLACCEL_OP_ARG_MAX);
+        printf("%s (fp16): %u partitions, %u ops at fp32 from op %u (ARG_MAX)\n", spec->name,
+               ours.partition_count, ours.other_precision_ops, ours.first_other_precision_op);
+      } else {
+        ck_assert_msg(ours.other_precision_ops == 0, "%s (%s): %u ops needed another precision",
+                      spec->name, p ? "fp16" : "fp32", ours.other_precision_ops);
+      }
+    }
     if (ours.declined) {
       printf("declined by %s (%s): %s: %s\n", CONFORMANCE_PLUGIN_NAME, p ? "fp16" : "fp32",
              spec->name, ours.reason);
@@ -221,6 +237,12 @@ static int skip_status(void) {
                                                                                 : 0;
 }
 
+/* int32 values and GATHER_ND (conformance_int_cases.c). */
+START_TEST(int_case_matches_cpu_ref) {
+  run_case(&cf_int_cases[_i], (int)(cf_case_count + cf_quant_case_count) + _i);
+}
+END_TEST
+
 int main(void) {
   if (skip_status() == SKIP_EXIT_STATUS) return SKIP_EXIT_STATUS;
   Suite *suite = suite_create("conformance " CONFORMANCE_PLUGIN_NAME);
@@ -230,6 +252,9 @@ int main(void) {
   TCase *quantized = tcase_create(CONFORMANCE_PLUGIN_NAME " quantized vs cpu_ref");
   tcase_add_loop_test(quantized, quantized_case_matches_cpu_ref, 0, (int)cf_quant_case_count);
   suite_add_tcase(suite, quantized);
+  TCase *integers = tcase_create(CONFORMANCE_PLUGIN_NAME " int32 vs cpu_ref");
+  tcase_add_loop_test(integers, int_case_matches_cpu_ref, 0, (int)cf_int_case_count);
+  suite_add_tcase(suite, integers);
   SRunner *runner = srunner_create(suite);
   srunner_run_all(runner, CK_NORMAL);
   int failed = srunner_ntests_failed(runner);

@@ -5,7 +5,10 @@
  * 1 LSB and none beyond 4, and a classifier ([1, N], N >= 10) keeps
  * TFLite's top-1 class; float outputs meet expected.json's rtol. A model
  * with a known limit (its largest error, with the reason) is held to the
- * rest of the bar and its largest error printed. (The bar
+ * rest of the bar and its largest error printed; one whose float outputs
+ * miss the rtol for a known reason (movenet) is held to running whole and
+ * its error printed; partitions compiled at fp32 in an fp16 model (int32
+ * values past fp16's exact integers) still run on the plugin. (The bar
  * of expected.json, 1 LSB everywhere, is cpu_ref's: it computes TFLite's
  * integer arithmetic; a float view rounds where the fixed point does not,
  * and bench/RESULTS.md records the distributions.) The quick models run
@@ -41,6 +44,9 @@ typedef struct quantized_model {
   /* Why its largest error may pass 4 LSB (the 99% bar and top-1 still
    * hold), or NULL. */
   const char *known_limit;
+  /* Why its float outputs miss expected.json's rtol against TFLite (the
+   * error is printed; it must still run whole), or NULL. */
+  const char *float_limit;
 } quantized_model;
 
 /* A softmax output amplifies a 1-LSB disagreement of a top logit (where
@@ -52,21 +58,34 @@ typedef struct quantized_model {
   "p(1-p) x logit scale x 256 LSB"
 
 
+/* movenet decodes its keypoints at the ARG_MAX of int8 heatmaps: where the
+ * float view's heatmaps differ from TFLite's fixed point by one LSB, ties
+ * and near-ties of the generator's noise input break to other cells
+ * (bench/RESULTS.md: 1 of 17 keypoints within 1 LSB in fp32; cpu_ref is
+ * exact). */
+#define ARG_MAX_OF_HEATMAPS                                                              \
+  "keypoints at the ARG_MAX of int8 heatmaps: a 1-LSB difference of the float view "    \
+  "moves a near-tie to another cell"
+
 /* Those that every GPU plugin runs whole today and that meet the bar (the
  * others need ops listed in issue 19 item 2). tflm__dtln_noise_suppression's
  * int8 LSTMs meet it with TFLite's fixed-point gate steps simulated
  * (ops/sequence_lstm.c; 77% within 1 LSB, max 7, without).
  * tflm__keyword_scrambled's two softmax outputs are 0.5 on every input
  * (its last FULLY_CONNECTED saturates both logits): this proves its full
- * delegation; its SVDFs are checked by the conformance cases. */
+ * delegation; its SVDFs are checked by the conformance cases. movenet runs
+ * whole and misses the float rtol (float_limit); in fp16 its int32
+ * keypoint decoding (indices up to 2303, past fp16's exact 2048) runs in
+ * partitions of its own compiled at fp32. */
 static const quantized_model models[] = {
-    {"coral__mobilenet_v1_0.25_128_quant", 0, SOFTMAX_AMPLIFIES},
-    {"tflm__hello_world_int8", 0, NULL},
-    {"tflm__micro_speech_quantized", 0, NULL},
-    {"coral__keras_lstm_mnist_ptq", 0, NULL},
-    {"tflm__dtln_noise_suppression", 0, NULL},
-    {"tflm__keyword_scrambled", 0, NULL},
-    {"coral__tf2_mobilenet_v2_1.0_224_ptq", 1, SOFTMAX_AMPLIFIES},
+    {"coral__mobilenet_v1_0.25_128_quant", 0, SOFTMAX_AMPLIFIES, NULL},
+    {"tflm__hello_world_int8", 0, NULL, NULL},
+    {"tflm__micro_speech_quantized", 0, NULL, NULL},
+    {"coral__keras_lstm_mnist_ptq", 0, NULL, NULL},
+    {"tflm__dtln_noise_suppression", 0, NULL, NULL},
+    {"tflm__keyword_scrambled", 0, NULL, NULL},
+    {"coral__tf2_mobilenet_v2_1.0_224_ptq", 1, SOFTMAX_AMPLIFIES, NULL},
+    {"coral__movenet_single_pose_lightning_ptq", 0, NULL, ARG_MAX_OF_HEATMAPS},
 };
 
 static const quantized_model *cases[sizeof models / sizeof models[0]];
@@ -119,8 +138,9 @@ static void check_integer_output(const char *name, const char *label, uint32_t i
 
 /* What compare_outputs needs besides the outputs. */
 typedef struct quantized_case {
-  const json_value *entry; /* expected.json's */
-  const char *limit;       /* the model's known limit, or NULL */
+  const json_value *entry;  /* expected.json's */
+  const char *limit;        /* the model's known limit, or NULL */
+  const char *float_limit;  /* why its float outputs miss the rtol, or NULL */
 } quantized_case;
 
 /* Integer outputs against the bar, float ones against expected.json's rtol. */
@@ -153,7 +173,11 @@ static void compare_outputs(const char *name, const char *label, int32_t precisi
           json_get(output, "tolerance"),
           precision == TFLACCEL_PRECISION_FP16 ? "rtol_fp16" : "rtol_fp32", dtype, ours,
           reference, size / sizeof(float), why, sizeof why);
-      ck_assert_msg(failure == NULL, "%s (%s) output %u: %s", name, label, i, failure);
+      if (failure != NULL && quantized->float_limit != NULL)
+        printf("%s (%s) output %u: %s: known limit: %s\n", name, label, i, failure,
+               quantized->float_limit);
+      else
+        ck_assert_msg(failure == NULL, "%s (%s) output %u: %s", name, label, i, failure);
     }
     free(reference);
   }
@@ -161,11 +185,13 @@ static void compare_outputs(const char *name, const char *label, int32_t precisi
 
 /* Runs one model at one precision (as often as its reference was taken)
  * and compares every output. */
-static void check_model(const char *name, const char *limit, const json_value *entry,
+static void check_model(const quantized_model *model, const json_value *entry,
                         int32_t precision) {
+  const char *name = model->name;
   char model_file[256];
   FORMAT_PATH(model_file, "%s.tflite", name);
-  quantized_case quantized = {.entry = entry, .limit = limit};
+  quantized_case quantized = {
+      .entry = entry, .limit = model->known_limit, .float_limit = model->float_limit};
   model_runner_case run_case = {.name = name,
                                 .models_dir = models_dir,
                                 .model_file = model_file,
@@ -184,9 +210,9 @@ START_TEST(quantized_model_on_gpu_meets_the_bar) {
   const json_value *entry = json_get(expected, cases[_i]->name);
   ck_assert_ptr_nonnull(entry);
   if (test_quick_runs_precision(_i, 0))
-    check_model(cases[_i]->name, cases[_i]->known_limit, entry, TFLACCEL_PRECISION_FP32);
+    check_model(cases[_i], entry, TFLACCEL_PRECISION_FP32);
   if (test_quick_runs_precision(_i, 1))
-    check_model(cases[_i]->name, cases[_i]->known_limit, entry, TFLACCEL_PRECISION_FP16);
+    check_model(cases[_i], entry, TFLACCEL_PRECISION_FP16);
   json_destroy(expected);
 }
 END_TEST

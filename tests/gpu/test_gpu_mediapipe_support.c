@@ -63,7 +63,8 @@ static void build(one_op *g, const char *custom_code, uint32_t input_count,
 /* 1, or 0 with the reason in reason. */
 static int supported(one_op *g, char reason[TFLACCEL_REASON_SIZE]) {
   reason[0] = '\0';
-  return gpu_op_supported(&g->graph, 0, "gpu_test", reason, TFLACCEL_REASON_SIZE);
+  return gpu_op_supported(&g->graph, 0, TFLACCEL_PRECISION_FP32, "gpu_test", reason,
+                          TFLACCEL_REASON_SIZE);
 }
 
 /* l2tm_options (tests/support): rotation landmarks 0 and 1, subset

@@ -36,13 +36,16 @@ plan = doc["plan"]
 assert len(plan) > 2, plan
 ops = []
 for part in plan:
-    assert set(part) == {"accelerator", "ops", "inputs", "outputs", "boundary_bytes"}, part
+    assert set(part) == {"accelerator", "ops", "inputs", "outputs", "boundary_bytes", "precision"}, part
+    assert part["precision"] == "fp32", part
     assert part["accelerator"] in ("test_subset", "cpu_ref")
     assert isinstance(part["boundary_bytes"], int) and part["boundary_bytes"] > 0
     ops += part["ops"]
-# Every prepared op in exactly one partition; neighbours differ.
+# Every prepared op in exactly one partition; neighbours differ (in
+# accelerator or precision).
 assert sorted(ops) == list(range(len(ops))), ops
-assert all(a["accelerator"] != b["accelerator"] for a, b in zip(plan, plan[1:]))
+assert all((a["accelerator"], a["precision"]) != (b["accelerator"], b["precision"])
+           for a, b in zip(plan, plan[1:]))
 # The model part is unchanged by planning.
 assert doc["ops"]["CONV_2D"] == 21 and doc["tensors"] == 250, doc["ops"]
 PY

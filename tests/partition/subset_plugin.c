@@ -3,7 +3,13 @@
  * the option `ops` (comma-separated numbers). It offers no host-memory
  * import, so the core must move boundary tensors through buffer_write and
  * buffer_read, as it will for a GPU. Results must equal cpu_ref's bit for
- * bit. */
+ * bit.
+ *
+ * The optional `fp32_ops` (op codes) are ops it runs only at fp32, as a GPU
+ * plugin runs int32 values past fp16's exact integers: asked at fp16 it
+ * answers YES with precision fp32 (ABI 1.3), or NO to a support struct
+ * without that field; compile refuses them at fp16 and logs (debug) each
+ * partition's precision. */
 #include "config.h"
 
 #include <dlfcn.h>
@@ -21,6 +27,7 @@ typedef struct subset_state {
   void *target_state;
   uint8_t allowed[MAX_OP_CODE];
   char allowed_text[256];
+  uint8_t fp32_only[MAX_OP_CODE];
 } subset_state;
 
 typedef struct subset_device {
@@ -51,14 +58,41 @@ static tflaccel_status subset_supports_op(tflaccel_device *device, const tflacce
              subset->state->allowed_text);
     return NULL;
   }
-  return subset->inner->vtable->supports_op(subset->inner, graph, op_index, options, support);
+  tflaccel_status status =
+      subset->inner->vtable->supports_op(subset->inner, graph, op_index, options, support);
+  if (status != NULL || support->level != TFLACCEL_SUPPORT_YES || !subset->state->fp32_only[code] ||
+      (options != NULL && options->precision == TFLACCEL_PRECISION_FP32))
+    return status;
+  if (!TFLACCEL_HAS_FIELD(tflaccel_op_support, support, precision)) {
+    support->level = TFLACCEL_SUPPORT_NO;
+    snprintf(support->reason, sizeof support->reason,
+             "test_subset: op code %d runs here only at fp32", (int)code);
+    return NULL;
+  }
+  support->precision = TFLACCEL_PRECISION_FP32;
+  snprintf(support->reason, sizeof support->reason,
+           "test_subset: op code %d runs here only at fp32", (int)code);
+  return NULL;
 }
 
 static tflaccel_status subset_compile(tflaccel_device *device, const tflaccel_graph_view *graph,
                                       const tflaccel_partition_desc *partition,
                                       const tflaccel_compile_options *options,
                                       tflaccel_executable **executable) {
+  const subset_state *state = ((subset_device *)device)->state;
   tflaccel_device *inner = inner_of(device);
+  uint32_t fp32_only = 0;
+  for (uint32_t i = 0; i < partition->op_count; ++i) {
+    int32_t code = graph->ops[partition->ops[i]].code;
+    fp32_only += code >= 0 && code < MAX_OP_CODE && state->fp32_only[code];
+  }
+  if (fp32_only != 0 && options->precision != TFLACCEL_PRECISION_FP32)
+    return state->host->status_make(TFLACCEL_INTERNAL,
+                                    "test_subset: %u fp32-only ops compiled at precision %d",
+                                    fp32_only, (int)options->precision);
+  state->host->log(state->host->context, TFLACCEL_LOG_DEBUG, "compiling %u ops at %s",
+                   partition->op_count,
+                   options->precision == TFLACCEL_PRECISION_FP16 ? "fp16" : "fp32");
   return inner->vtable->compile(inner, graph, partition, options, executable);
 }
 
@@ -135,6 +169,18 @@ static tflaccel_status subset_init(const tflaccel_host_services *host, void **st
       return host->status_make(TFLACCEL_INVALID_ARGUMENT, "test_subset: bad ops list '%s'", ops);
     }
     state->allowed[code] = 1;
+    cursor = *end == ',' ? end + 1 : end;
+  }
+  const char *fp32_ops = host->config_get(host->context, "fp32_ops");
+  for (const char *cursor = fp32_ops ? fp32_ops : ""; *cursor;) {
+    char *end = NULL;
+    long code = strtol(cursor, &end, 10);
+    if (end == cursor || code < 0 || code >= MAX_OP_CODE) {
+      host->free(host->context, state);
+      return host->status_make(TFLACCEL_INVALID_ARGUMENT, "test_subset: bad fp32_ops list '%s'",
+                               fp32_ops);
+    }
+    state->fp32_only[code] = 1;
     cursor = *end == ',' ? end + 1 : end;
   }
   void *library = dlopen(target_path, RTLD_NOW | RTLD_LOCAL);

@@ -1,11 +1,14 @@
 /* The partitioner and executor on real models: with test_subset accepting
  * only some op codes, models split into many partitions, which must be
  * convex and give outputs bit-identical to a pure cpu_ref run; strict mode
- * lists the declined ops; the warning and summary lines are exact. */
+ * lists the declined ops; the warning and summary lines are exact; ops an
+ * accelerator runs only at fp32 get fp32 partitions of their own in an
+ * fp16 model. */
 #include "config.h"
 
 #include <check.h>
 #include <dirent.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -271,9 +274,11 @@ START_TEST(strict_mode_lists_every_declined_op) {
 }
 END_TEST
 
-/* Captures what the compile writes to stderr. */
-static char *capture_compile(tflaccel_environment *environment, const tflaccel_model *model,
-                             tflaccel_compiled_model **compiled, const char *dir) {
+/* Captures what the compile (with options; NULL: the defaults) writes to
+ * stderr. */
+static char *capture_compile_with(tflaccel_environment *environment, const tflaccel_model *model,
+                                  const tflaccel_compilation_options *given,
+                                  tflaccel_compiled_model **compiled, const char *dir) {
   char path[4096];
   snprintf(path, sizeof path, "%s/stderr.txt", dir);
   fflush(stderr);
@@ -284,6 +289,7 @@ static char *capture_compile(tflaccel_environment *environment, const tflaccel_m
   close(file);
   tflaccel_compilation_options options;
   tflaccel_compilation_options_init(&options);
+  if (given != NULL) options = *given;
   tflaccel_status status = tflaccel_compiled_model_create(environment, model, &options, compiled);
   fflush(stderr);
   dup2(saved, 2);
@@ -291,12 +297,17 @@ static char *capture_compile(tflaccel_environment *environment, const tflaccel_m
   ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
   FILE *captured = fopen(path, "rb");
   ck_assert_ptr_nonnull(captured);
-  char *text = calloc(1, 1 << 16);
+  char *text = calloc(1, 1 << 20);
   ck_assert_ptr_nonnull(text);
-  size_t length = fread(text, 1, (1 << 16) - 1, captured);
+  size_t length = fread(text, 1, (1 << 20) - 1, captured);
   text[length] = '\0';
   fclose(captured);
   return text;
+}
+
+static char *capture_compile(tflaccel_environment *environment, const tflaccel_model *model,
+                             tflaccel_compiled_model **compiled, const char *dir) {
+  return capture_compile_with(environment, model, NULL, compiled, dir);
 }
 
 START_TEST(warning_and_summary_lines_are_exact) {
@@ -346,6 +357,142 @@ START_TEST(warning_and_summary_lines_are_exact) {
   strcat(expected, summary);
   ck_assert_str_eq(text, expected);
   free(text);
+  tflaccel_compiled_model_destroy(compiled);
+  tflaccel_model_destroy(model);
+  tflaccel_environment_destroy(environment);
+  test_remove_tree(dir);
+  free(config_path);
+  free(dir);
+}
+END_TEST
+
+/* test_subset with every op code of face_detection_short_range, ADD only at
+ * fp32 (fp32_ops), in an fp16 model: the ADDs get partitions of their own
+ * compiled at fp32, everything else stays in fp16 partitions, every op runs
+ * on test_subset (require_full_delegation passes) and the outputs equal
+ * cpu_ref's bit for bit. */
+START_TEST(ops_exact_only_in_fp32_get_fp32_partitions) {
+  char *dir = test_make_temp_dir();
+  tflaccel_model *model = NULL;
+  ck_assert_ptr_null(tflaccel_model_load_file(data_model("face_detection_short_range.tflite"), &model));
+  /* Every op code of the model, for `ops`. */
+  char codes[1024] = "";
+  {
+    const char *build = getenv("TFLACCEL_TOP_BUILDDIR");
+    ck_assert_ptr_nonnull(build);
+    char text[4096];
+    snprintf(text, sizeof text,
+             "[tflaccel]\naccelerators = cpu_ref\n[plugin.cpu_ref]\nlibrary = %s/plugins/.libs/libcpu_ref.so\n",
+             build);
+    char *path = test_write_file(dir, "reference.ini", text);
+    tflaccel_environment_options environment_options = {
+        .struct_size = sizeof environment_options, .config_path = path, .log_level = "error"};
+    tflaccel_environment *environment = NULL;
+    ck_assert_ptr_null(tflaccel_environment_create(&environment_options, &environment));
+    tflaccel_compiled_model *reference = NULL;
+    ck_assert_ptr_null(tflaccel_compiled_model_create(environment, model, NULL, &reference));
+    int listed[256] = {0};
+    for (uint32_t op = 0; op < reference->graph->op_count; ++op) {
+      int32_t code = reference->graph->ops[op].code;
+      ck_assert(code >= 0 && code < 256);
+      if (listed[code]++) continue;
+      snprintf(codes + strlen(codes), sizeof codes - strlen(codes), "%s%d", codes[0] ? "," : "",
+               (int)code);
+    }
+    ck_assert_int_gt(listed[TFLACCEL_OP_ADD], 0);
+    tflaccel_compiled_model_destroy(reference);
+    tflaccel_environment_destroy(environment);
+    free(path);
+  }
+  const char *build = getenv("TFLACCEL_TOP_BUILDDIR");
+  char text[4096];
+  snprintf(text, sizeof text,
+           "[tflaccel]\naccelerators = test_subset, cpu_ref\nprecision = fp16\n"
+           "transfer_us_per_mib = 0\ndispatch_overhead_us = 0\n"
+           "[plugin.test_subset]\nlibrary = %s/tests/.libs/libtest_subset.so\n"
+           "target = %s/plugins/.libs/libcpu_ref.so\nops = %s\nfp32_ops = %d\n"
+           "[plugin.cpu_ref]\nlibrary = %s/plugins/.libs/libcpu_ref.so\n",
+           build, build, codes, (int)TFLACCEL_OP_ADD, build);
+  char *config_path = test_write_file(dir, "tflaccel.ini", text);
+  tflaccel_environment_options environment_options = {
+      .struct_size = sizeof environment_options, .config_path = config_path, .log_level = "debug"};
+  tflaccel_environment *environment = NULL;
+  ck_assert_ptr_null(tflaccel_environment_create(&environment_options, &environment));
+  tflaccel_compilation_options options;
+  tflaccel_compilation_options_init(&options);
+  options.require_full_delegation = 1;
+  tflaccel_compiled_model *compiled = NULL;
+  char *log = capture_compile_with(environment, model, &options, &compiled, dir);
+  ck_assert_int_eq(tflaccel_compiled_model_precision(compiled), TFLACCEL_PRECISION_FP16);
+  const partition_plan *plan = compiled->plan;
+  uint32_t fp32_partitions = 0, fp16_partitions = 0;
+  for (uint32_t p = 0; p < plan->partition_count; ++p) {
+    const partition *part = &plan->partitions[p];
+    tflaccel_partition_info info = {.struct_size = sizeof info};
+    ck_assert_ptr_null(tflaccel_compiled_model_partition_info(compiled, p, &info));
+    ck_assert_str_eq(info.accelerator, "test_subset");
+    int adds = 0;
+    for (uint32_t i = 0; i < part->op_count; ++i)
+      adds += compiled->graph->ops[part->ops[i]].code == TFLACCEL_OP_ADD;
+    char line[512];
+    if (adds) { /* only ADDs, compiled at fp32, and said so */
+      ck_assert_int_eq(adds, (int)part->op_count);
+      ck_assert_int_eq(part->precision, TFLACCEL_PRECISION_FP32);
+      ck_assert_int_eq(info.precision, TFLACCEL_PRECISION_FP32);
+      snprintf(line, sizeof line,
+               "INFO: partition %u (%u operation%s on test_subset) runs at fp32, not the "
+               "requested fp16: op %u (ADD): op code %d runs here only at fp32\n",
+               p, part->op_count, part->op_count == 1 ? "" : "s", part->ops[0],
+               (int)TFLACCEL_OP_ADD);
+      ck_assert_msg(strstr(log, line) != NULL, "'%s' not in the log:\n%s", line, log);
+      snprintf(line, sizeof line, "compiling %u ops at fp32\n", part->op_count);
+      ++fp32_partitions;
+    } else {
+      ck_assert_int_eq(part->precision, -1);
+      ck_assert_int_eq(info.precision, TFLACCEL_PRECISION_FP16);
+      snprintf(line, sizeof line, "compiling %u ops at fp16\n", part->op_count);
+      ++fp16_partitions;
+    }
+    ck_assert_msg(strstr(log, line) != NULL, "'%s' not in the log:\n%s", line, log);
+    if (p > 0) /* neighbours differ in precision (all on test_subset) */
+      ck_assert_int_ne(part->precision, plan->partitions[p - 1].precision);
+  }
+  ck_assert_uint_gt(fp32_partitions, 0);
+  ck_assert_uint_gt(fp16_partitions, 0);
+  ck_assert_ptr_null(partition_check_convex(compiled->graph, plan));
+  /* A caller built before `precision` was appended: its bytes stay. */
+  union {
+    tflaccel_partition_info info;
+    unsigned char bytes[sizeof(tflaccel_partition_info)];
+  } old;
+  memset(&old, 0xA5, sizeof old);
+  old.info.struct_size = (uint32_t)offsetof(tflaccel_partition_info, precision);
+  ck_assert_ptr_null(tflaccel_compiled_model_partition_info(compiled, 0, &old.info));
+  ck_assert_uint_eq(old.info.struct_size, offsetof(tflaccel_partition_info, precision));
+  for (size_t k = offsetof(tflaccel_partition_info, precision); k < sizeof old; ++k)
+    ck_assert_uint_eq(old.bytes[k], 0xA5);
+  tflaccel_compiled_model_destroy(compiled);
+  free(log);
+
+  /* Bit for bit against cpu_ref, through the split plan. */
+  size_t reference_size = 0, subset_size = 0;
+  tflaccel_status status = NULL;
+  uint8_t *reference = run_model(environment, model, "cpu_ref", 0, &reference_size, NULL, &status);
+  ck_assert_msg(reference != NULL, "%s", tflaccel_status_message(status));
+  uint8_t *subset = run_model(environment, model, "test_subset,cpu_ref", 0, &subset_size, NULL, &status);
+  ck_assert_msg(subset != NULL, "%s", tflaccel_status_message(status));
+  ck_assert_uint_eq(subset_size, reference_size);
+  ck_assert(memcmp(subset, reference, reference_size) == 0);
+  free(reference);
+  free(subset);
+
+  /* At fp32 nothing needs another precision: one partition. */
+  tflaccel_compilation_options fp32 = options;
+  fp32.precision = TFLACCEL_PRECISION_FP32;
+  status = tflaccel_compiled_model_create(environment, model, &fp32, &compiled);
+  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+  ck_assert_uint_eq(compiled->plan->partition_count, 1);
+  ck_assert_int_eq(compiled->plan->partitions[0].precision, -1);
   tflaccel_compiled_model_destroy(compiled);
   tflaccel_model_destroy(model);
   tflaccel_environment_destroy(environment);
@@ -559,6 +706,7 @@ int main(void) {
   tcase_add_test(models, strict_mode_lists_every_declined_op);
   tcase_add_test(models, warning_and_summary_lines_are_exact);
   tcase_add_test(models, accelerator_without_ops_logs_no_summary);
+  tcase_add_test(models, ops_exact_only_in_fp32_get_fp32_partitions);
   tcase_add_test(models, split_fallback_ops_gives_one_partition_per_op);
   tcase_add_test(models, max_delegated_partitions_keeps_the_largest);
   tcase_add_test(models, cost_model_hands_back_partitions_that_save_nothing);

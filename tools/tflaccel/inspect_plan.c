@@ -45,7 +45,10 @@ tflaccel_status inspect_plan_print(FILE *out, const tflaccel_model *model,
     fprintf(out, "  partition %u on %s: %u op%s [", p, info.accelerator, info.op_count,
             info.op_count == 1 ? "" : "s");
     print_op_ranges(out, info.ops, info.op_count);
-    fprintf(out, "], boundary %llu bytes\n", (unsigned long long)info.boundary_bytes);
+    fprintf(out, "], boundary %llu bytes", (unsigned long long)info.boundary_bytes);
+    if (info.precision != tflaccel_compiled_model_precision(compiled))
+      fprintf(out, ", at %s", info.precision == TFLACCEL_PRECISION_FP16 ? "fp16" : "fp32");
+    fputc('\n', out);
     status = print_tensors(out, model, "inputs", info.inputs, info.input_count);
     if (status == NULL) status = print_tensors(out, model, "outputs", info.outputs, info.output_count);
     if (status) return status;
@@ -81,7 +84,9 @@ tflaccel_status inspect_plan_json(FILE *out, const tflaccel_model *model,
     json_indices(out, info.inputs, info.input_count);
     fputs(",\"outputs\":", out);
     json_indices(out, info.outputs, info.output_count);
-    fprintf(out, ",\"boundary_bytes\":%llu}", (unsigned long long)info.boundary_bytes);
+    fprintf(out, ",\"boundary_bytes\":%llu,\"precision\":\"%s\"}",
+            (unsigned long long)info.boundary_bytes,
+            info.precision == TFLACCEL_PRECISION_FP16 ? "fp16" : "fp32");
   }
   fputc(']', out);
   return NULL;

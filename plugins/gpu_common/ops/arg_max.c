@@ -6,14 +6,11 @@
 
 #include "core/facts/axis.h"
 #include "plugins/gpu_common/gpu_emit.h"
+#include "plugins/gpu_common/gpu_int_bounds.h"
 #include "plugins/gpu_common/gpu_op_builder.h"
 #include "plugins/gpu_common/gpu_op_math.h"
 #include "plugins/gpu_common/gpu_slice.h"
 #include "plugins/gpu_common/ops/op_families.h"
-
-/* fp16 holds every integer up to 2^11 exactly: the largest index an axis
- * may produce in either precision. */
-#define GPU_ARG_MAX_LARGEST_INDEX 2048
 
 /* The axis (normalized), or -1 when the axis input is not one constant. */
 static int32_t axis_of(const tflaccel_graph_view *graph, const tflaccel_op_desc *op) {
@@ -33,11 +30,17 @@ static int check_arg_max(const gpu_support_check *check) {
   if (output->dtype != TFLACCEL_DTYPE_INT32 && output->dtype != TFLACCEL_DTYPE_INT64)
     return gpu_decline(check, "%s output is %s, expected int32 or int64", check->name,
                        dtype_name(output->dtype));
-  if (input->dims[axis] - 1 > GPU_ARG_MAX_LARGEST_INDEX)
+  /* The index is a float value: exact up to the precision's limit. */
+  int64_t limit = gpu_exact_integer_limit(check->precision);
+  if (input->dims[axis] - 1 > limit) {
+    gpu_mark_inexact_integers(check);
     return gpu_decline(check,
-                       "%s over %d values: GPU tensors hold indices as float values, and fp16 "
-                       "holds them exactly only up to %d",
-                       check->name, (int)input->dims[axis], GPU_ARG_MAX_LARGEST_INDEX);
+                       "%s over %d values: GPU tensors hold indices as float values, exact "
+                       "in %s only up to %lld",
+                       check->name, (int)input->dims[axis],
+                       check->precision == TFLACCEL_PRECISION_FP16 ? "fp16" : "fp32",
+                       (long long)limit);
+  }
   if (output->rank + 1 != input->rank)
     return gpu_decline(check, "%s output rank is not the input's minus one", check->name);
   for (uint32_t d = 0, at = 0; d < input->rank; ++d)

@@ -71,7 +71,8 @@ static tflaccel_status lower_concat(gpu_lowering *lw, uint32_t position) {
 
 static const gpu_op_builder concat_builders[] = {
     {GPU_OP_BUILTIN(CONCATENATION), .min_inputs = 1, .max_inputs = GPU_OP_ANY_INPUTS, .outputs = 1,
-     .values = GPU_VALUES_FLOAT32_OR_BOOL, .supports = check_concat, .lower = lower_concat},
+     .values = GPU_VALUES_FLOAT32_OR_BOOL, .supports = check_concat, .lower = lower_concat,
+     .int32_values = 1},
 };
 const gpu_op_family gpu_ops_concat = {concat_builders,
                                       sizeof concat_builders / sizeof concat_builders[0]};

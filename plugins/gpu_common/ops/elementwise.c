@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "plugins/gpu_common/gpu_emit.h"
+#include "plugins/gpu_common/gpu_int_bounds.h"
 #include "plugins/gpu_common/gpu_op_builder.h"
 #include "plugins/gpu_common/gpu_op_math.h"
 #include "plugins/gpu_common/gpu_post_op.h"
@@ -35,6 +36,8 @@ static int check_binary(const gpu_support_check *check, int has_activation) {
   if (has_activation &&
       !gpu_check_activation(check, check->op->params->arithmetic.fused_activation))
     return 0;
+  if (check->op->code == TFLACCEL_OP_FLOOR_DIV && a->dtype == TFLACCEL_DTYPE_INT32)
+    return gpu_check_int_dividend(check, a);
   return 1;
 }
 
@@ -106,14 +109,14 @@ static tflaccel_status lower_elementwise(gpu_lowering *lw, uint32_t position) {
       .values = value_types, .supports = check, .lower = lower_elementwise
 
 static const gpu_op_builder elementwise_builders[] = {
-    {ELEMENTWISE(ADD, 2, check_binary_with_activation, GPU_VALUES_FLOAT32)},
-    {ELEMENTWISE(SUB, 2, check_binary_with_activation, GPU_VALUES_FLOAT32)},
-    {ELEMENTWISE(MUL, 2, check_binary_with_activation, GPU_VALUES_FLOAT32)},
+    {ELEMENTWISE(ADD, 2, check_binary_with_activation, GPU_VALUES_FLOAT32), .int32_values = 1},
+    {ELEMENTWISE(SUB, 2, check_binary_with_activation, GPU_VALUES_FLOAT32), .int32_values = 1},
+    {ELEMENTWISE(MUL, 2, check_binary_with_activation, GPU_VALUES_FLOAT32), .int32_values = 1},
     {ELEMENTWISE(DIV, 2, check_binary_with_activation, GPU_VALUES_FLOAT32)},
-    {ELEMENTWISE(MAXIMUM, 2, check_binary_without_activation, GPU_VALUES_FLOAT32)},
-    {ELEMENTWISE(MINIMUM, 2, check_binary_without_activation, GPU_VALUES_FLOAT32)},
+    {ELEMENTWISE(MAXIMUM, 2, check_binary_without_activation, GPU_VALUES_FLOAT32), .int32_values = 1},
+    {ELEMENTWISE(MINIMUM, 2, check_binary_without_activation, GPU_VALUES_FLOAT32), .int32_values = 1},
     {ELEMENTWISE(LOGICAL_AND, 2, check_binary_without_activation, GPU_VALUES_BOOL)},
-    {ELEMENTWISE(FLOOR_DIV, 2, check_binary_without_activation, GPU_VALUES_FLOAT32)},
+    {ELEMENTWISE(FLOOR_DIV, 2, check_binary_without_activation, GPU_VALUES_FLOAT32), .int32_values = 1},
     {ELEMENTWISE(PRELU, 2, check_prelu, GPU_VALUES_FLOAT32)},
     {ELEMENTWISE(RELU, 1, check_unary, GPU_VALUES_FLOAT32)},
     {ELEMENTWISE(RELU6, 1, check_unary, GPU_VALUES_FLOAT32)},

@@ -24,6 +24,7 @@ extern const gpu_op_family gpu_ops_transpose;       /* TRANSPOSE */
 extern const gpu_op_family gpu_ops_pack;            /* PACK, UNPACK */
 extern const gpu_op_family gpu_ops_arg_max;         /* ARG_MAX, ARG_MIN */
 extern const gpu_op_family gpu_ops_cast;            /* CAST to float32 */
+extern const gpu_op_family gpu_ops_gather_nd;       /* GATHER_ND */
 /* MediaPipe's Landmarks2TransformMatrix, TransformTensorBilinear, TransformLandmarks */
 extern const gpu_op_family gpu_ops_mediapipe_transform;
 

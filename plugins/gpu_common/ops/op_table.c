@@ -28,6 +28,7 @@ static const gpu_op_family *const op_families[] = {
     &gpu_ops_pack,
     &gpu_ops_arg_max,
     &gpu_ops_cast,
+    &gpu_ops_gather_nd,
     &gpu_ops_mediapipe_transform,
 };
 

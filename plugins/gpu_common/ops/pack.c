@@ -139,8 +139,10 @@ static tflaccel_status lower_unpack(gpu_lowering *lw, uint32_t position) {
 
 static const gpu_op_builder pack_builders[] = {
     {GPU_OP_BUILTIN(PACK), .min_inputs = 1, .max_inputs = GPU_OP_ANY_INPUTS, .outputs = 1,
-     .values = GPU_VALUES_FLOAT32_OR_BOOL, .supports = check_pack, .lower = lower_pack},
+     .values = GPU_VALUES_FLOAT32_OR_BOOL, .supports = check_pack, .lower = lower_pack,
+     .int32_values = 1},
     {GPU_OP_BUILTIN(UNPACK), .min_inputs = 1, .max_inputs = 1,
-     .outputs = GPU_OP_ANY_OUTPUTS, .values = GPU_VALUES_FLOAT32_OR_BOOL, .supports = check_unpack, .lower = lower_unpack},
+     .outputs = GPU_OP_ANY_OUTPUTS, .values = GPU_VALUES_FLOAT32_OR_BOOL, .supports = check_unpack, .lower = lower_unpack,
+     .int32_values = 1},
 };
 const gpu_op_family gpu_ops_pack = {pack_builders, sizeof pack_builders / sizeof pack_builders[0]};

@@ -37,12 +37,15 @@ static tflaccel_status lower_reshape(gpu_lowering *lw, uint32_t position) {
 static const gpu_op_builder reshape_builders[] = {
     {GPU_OP_BUILTIN(RESHAPE), .min_inputs = 1, .max_inputs = 2, .outputs = 1,
      .index_inputs = 1u << 1 /* shape */, .values = GPU_VALUES_FLOAT32_OR_BOOL,
-     .supports = check_reshape, .lower = lower_reshape},
+     .supports = check_reshape, .lower = lower_reshape,
+     .int32_values = 1},
     {GPU_OP_BUILTIN(SQUEEZE), .min_inputs = 1, .max_inputs = 1, .outputs = 1,
-     .values = GPU_VALUES_FLOAT32_OR_BOOL, .supports = check_reshape, .lower = lower_reshape},
+     .values = GPU_VALUES_FLOAT32_OR_BOOL, .supports = check_reshape, .lower = lower_reshape,
+     .int32_values = 1},
     {GPU_OP_BUILTIN(EXPAND_DIMS), .min_inputs = 1, .max_inputs = 2, .outputs = 1,
      .index_inputs = 1u << 1 /* axis */, .values = GPU_VALUES_FLOAT32_OR_BOOL,
-     .supports = check_reshape, .lower = lower_reshape},
+     .supports = check_reshape, .lower = lower_reshape,
+     .int32_values = 1},
 };
 const gpu_op_family gpu_ops_reshape = {reshape_builders,
                                        sizeof reshape_builders / sizeof reshape_builders[0]};

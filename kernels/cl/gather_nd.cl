@@ -1,0 +1,34 @@
+/* GATHER_ND: output element e (dense order) is params element
+ * sum_k(index_k * stride_k) + e % inner, index_k the k-th of indices row
+ * e / inner. Indices are integers held as float values (exact below the
+ * params dims: the support check bounds them), clamped into their dim:
+ * cpu_ref refuses an index outside params at run time, so a valid model
+ * never reads past the clamp. */
+
+/* Element at (dense order) of a tensor with C channels in S slices. */
+FLT gather_element(__global STORAGE *t, int at, int c, int s) {
+  return load_channel(t, (at / c) * s, at % c);
+}
+
+/* t0 <- t1 (params) gathered at t2 (indices): K[0] index depth (1..4),
+ * K[1] inner (elements per gathered block), K[2..6) the params dims
+ * indexed, K[6..10) their strides in elements, K[10] params C, K[11]
+ * params S, K[12] indices C, K[13] indices S. */
+__kernel void gpu_gather_nd(KERNEL_ARGS) {
+  KERNEL_START;
+  OUTPUT_COORDS;
+  int depth = K[0], inner = K[1];
+  int out_c = P[P_OUT_C], pixel = by * P[P_OUT_W] + x;
+  FLT4 v = F4(0);
+  for (int lane = 0; lane < 4 && s * 4 + lane < out_c; ++lane) {
+    int at = pixel * out_c + s * 4 + lane;
+    int row = at / inner, source = at % inner;
+    for (int k = 0; k < depth; ++k) {
+      int index = (int)rint((float)gather_element(t2, row * depth + k, K[12], K[13]));
+      index = clamp(index, 0, K[2 + k] - 1);
+      source += index * K[6 + k];
+    }
+    v = with_lane(v, lane, gather_element(t1, source, K[10], K[11]));
+  }
+  finish_slice(P, TENSORS, b, y, x, s, v);
+}
