@@ -99,8 +99,9 @@ static int scan(const char *path, int with_labels, int temporaries, cache_direct
                                               strlen(CACHE_ENTRY_TEMPORARY_PREFIX)) == 0;
     if (!is_temporary && !cache_entry_name_parse(item->d_name, entry.owner, sizeof entry.owner))
       continue;
-    if (strlen(item->d_name) >= sizeof entry.name) continue;
-    snprintf(entry.name, sizeof entry.name, "%s", item->d_name);
+    size_t name_length = strlen(item->d_name);
+    if (name_length >= sizeof entry.name) continue;
+    memcpy(entry.name, item->d_name, name_length + 1);
     struct stat info;
     char full[4096];
     if (snprintf(full, sizeof full, "%s/%s", path, item->d_name) >= (int)sizeof full ||

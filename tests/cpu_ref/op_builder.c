@@ -263,7 +263,8 @@ tflaccel_status tg_run(test_graph *graph, int32_t threads) {
   for (uint32_t o = 0; o < graph->op_count; o++) ops[o] = o;
   tflaccel_partition_desc partition = {sizeof partition, graph->op_count, ops, input_count,
                                        inputs, output_count, outputs};
-  tflaccel_compile_options options = {sizeof options, TFLACCEL_PRECISION_FP32, threads, NULL};
+  tflaccel_compile_options options = {
+      .struct_size = sizeof options, .precision = TFLACCEL_PRECISION_FP32, .thread_count = threads};
   tflaccel_graph_view view = tg_view(graph);
   test_plugin plugin;
   tp_open(&plugin);

@@ -182,7 +182,8 @@ START_TEST(partial_partition) {
   tflaccel_graph_view view = tg_view(&graph);
   uint32_t ops[] = {1, 2}, inputs[] = {t1}, outputs[] = {t3};
   tflaccel_partition_desc partition = {sizeof partition, 2, ops, 1, inputs, 1, outputs};
-  tflaccel_compile_options options = {sizeof options, TFLACCEL_PRECISION_FP32, 1, NULL};
+  tflaccel_compile_options options = {
+      .struct_size = sizeof options, .precision = TFLACCEL_PRECISION_FP32, .thread_count = 1};
   tflaccel_executable *executable = NULL;
   tflaccel_status status = vt->compile(plugin.device, &view, &partition, &options, &executable);
   ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));

@@ -623,7 +623,8 @@ START_TEST(svdf_state_persists_and_resets) {
   ck_assert_ptr_nonnull(vt->reset_state);
   uint32_t ops[1] = {0};
   tflaccel_partition_desc partition = {sizeof partition, 1, ops, 1, &c.input, 1, &c.output};
-  tflaccel_compile_options options = {sizeof options, TFLACCEL_PRECISION_FP32, 1, NULL};
+  tflaccel_compile_options options = {
+      .struct_size = sizeof options, .precision = TFLACCEL_PRECISION_FP32, .thread_count = 1};
   tflaccel_graph_view view = tg_view(&c.graph);
   tflaccel_executable *executable = NULL;
   tflaccel_status status = vt->compile(plugin.device, &view, &partition, &options, &executable);
@@ -684,7 +685,8 @@ START_TEST(lstm_float_two_steps) {
   const tflaccel_device_vtable *vt = plugin.device->vtable;
   uint32_t ops[1] = {0};
   tflaccel_partition_desc partition = {sizeof partition, 1, ops, 1, &inputs[0], 1, &out};
-  tflaccel_compile_options options = {sizeof options, TFLACCEL_PRECISION_FP32, 1, NULL};
+  tflaccel_compile_options options = {
+      .struct_size = sizeof options, .precision = TFLACCEL_PRECISION_FP32, .thread_count = 1};
   tflaccel_graph_view view = tg_view(&g);
   tflaccel_executable *executable = NULL;
   tflaccel_status status = vt->compile(plugin.device, &view, &partition, &options, &executable);
