@@ -25,7 +25,7 @@
 
 /* The entry's format (in its key and its body): raised whenever a field is
  * added, removed or changes meaning (gpu_program_cache.c, code_program). */
-#define GPU_PROGRAM_CACHE_VERSION 3u
+#define GPU_PROGRAM_CACHE_VERSION 4u
 
 /* What `tflaccel cache list` shows such an entry holds. */
 #define GPU_PROGRAM_CACHE_LABEL "lowered GPU program"

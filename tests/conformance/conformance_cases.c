@@ -1239,6 +1239,12 @@ const cf_case cf_cases[] = {
     {.name = "svdf rank 2 input 7 units 3 memory 5 tanh no bias", .build = build_svdf,
      .op = TFLACCEL_OP_SVDF, .rank = 2, .shape = {1, 7}, .out_c = 3, .multiplier = 2, .kw = 5,
      .activation = TFLACCEL_ACT_TANH, .flags = CF_NO_BIAS},
+    /* ARG_MAX, ARG_MIN over axes of 64 and more: a work group per output
+     * slice on the GPU (last, so that the cases above keep their seeds). */
+    {.name = "arg max axis 1 of 300 rank 3", .build = build_arg_max, .op = TFLACCEL_OP_ARG_MAX,
+     .rank = 3, .shape = {2, 300, 7}, .axis = 1},
+    {.name = "arg min channels c200", .build = build_arg_max, .op = TFLACCEL_OP_ARG_MIN,
+     .rank = 4, .shape = {1, 3, 4, 200}, .axis = -1, .flags = CF_INT64},
 };
 
 const uint32_t cf_case_count = sizeof cf_cases / sizeof cf_cases[0];

@@ -59,6 +59,31 @@ static void build_decode(cf_graph *graph, const cf_case *spec) {
   cf_output(graph, gathered);
 }
 
+/* ARG_MAX (ARG_MIN) over axis 1 of MAXIMUM (MINIMUM) of noise in
+ * [0, 0.25) and a constant of 0 but 1 (-1) at positions ints[1 + 2c] and
+ * ints[2 + 2c] of channel c: two exactly equal extremes in any precision,
+ * so only the first index is right. shape {1, N, C}; on the GPU, axes of
+ * 64 and more are split over a work group (ops/arg_max.c), where a tie's
+ * later position may fall to an earlier item. */
+static void build_arg_ties(cf_graph *graph, const cf_case *spec) {
+  int32_t n = spec->shape[1], c = spec->shape[2], one = 1, axis = 1;
+  int32_t dims[3] = {1, n, c}, out_dims[2] = {1, c};
+  int is_min = spec->op == TFLACCEL_OP_ARG_MIN;
+  uint32_t noise = cf_input(graph, TFLACCEL_DTYPE_FLOAT32, 3, dims, 0.0f, 0.25f);
+  uint32_t peaks = cf_constant(graph, 3, dims, 0.0f, 0.0f);
+  float *peak = graph->data[peaks];
+  memset(peak, 0, sizeof(float) * (size_t)n * (size_t)c);
+  for (int32_t k = 0; k < c; ++k)
+    for (int32_t i = 0; i < 2; ++i) peak[spec->ints[1 + 2 * k + i] * c + k] = is_min ? -1.0f : 1.0f;
+  uint32_t values = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, 3, dims);
+  cf_op(graph, is_min ? TFLACCEL_OP_MINIMUM : TFLACCEL_OP_MAXIMUM, 2,
+        (uint32_t[]){noise, peaks}, values);
+  uint32_t at = cf_tensor(graph, TFLACCEL_DTYPE_INT32, 2, out_dims);
+  cf_op(graph, spec->op, 2, (uint32_t[]){values, cf_constant_int32(graph, 1, &one, &axis)}, at)
+      ->arg.output_type = TFLACCEL_DTYPE_INT32;
+  cf_output(graph, at);
+}
+
 /* GATHER_ND of the main input at constant indices: int_count values of
  * shape2 (its last dim the index depth). */
 static void build_gather_nd(cf_graph *graph, const cf_case *spec) {
@@ -89,5 +114,11 @@ const cf_case cf_int_cases[] = {
     {.name = "gather nd elements", .build = build_gather_nd, .op = TFLACCEL_OP_GATHER_ND,
      .rank = 2, .shape = {17, 17}, .rank2 = 3, .shape2 = {2, 2, 2}, .int_count = 8,
      .ints = {16, 16, 0, 3, 7, 7, 9, 1}, .flags = CF_GPU_RUNS},
+    {.name = "arg max over 3000 with ties", .build = build_arg_ties, .op = TFLACCEL_OP_ARG_MAX,
+     .shape = {1, 3000, 3}, .int_count = 7, .ints = {0, 2049, 130, 5, 2999, 1500, 1501},
+     .flags = CF_GPU_RUNS | CF_GPU_FP16_NEEDS_FP32},
+    {.name = "arg min over 100 with ties", .build = build_arg_ties, .op = TFLACCEL_OP_ARG_MIN,
+     .shape = {1, 100, 5}, .int_count = 11,
+     .ints = {0, 99, 64, 1, 65, 0, 63, 98, 97, 50, 51}, .flags = CF_GPU_RUNS},
 };
 const uint32_t cf_int_case_count = sizeof cf_int_cases / sizeof cf_int_cases[0];

@@ -13,6 +13,12 @@
 #include "plugins/gpu_common/ops/op_families.h"
 
 /* The axis (normalized), or -1 when the axis input is not one constant. */
+/* An axis at least this long is scanned by a work group of REDUCE_ITEMS
+ * items per output slice (the kernel's mode K(8) 1): one item walking a
+ * long axis alone is latency-bound (movenet's 2304-value heatmap decode). */
+#define REDUCE_MIN_SIZE 64
+#define REDUCE_ITEMS 128
+
 static int32_t axis_of(const tflaccel_graph_view *graph, const tflaccel_op_desc *op) {
   const tflaccel_tensor_desc *input = gpu_op_input(graph, op, 0);
   const tflaccel_tensor_desc *axis = gpu_op_input(graph, op, 1);
@@ -58,13 +64,22 @@ static tflaccel_status lower_arg_max(gpu_lowering *lw, uint32_t position) {
   gpu_shape_dims(in, dims);
   int32_t inner = 1;
   for (int32_t d = axis4 + 1; d < GPU_MAX_RANK; ++d) inner *= dims[d];
-  int32_t values[] = {in.b,        in.h, in.w, in.c, in.s, dims[axis4], inner,
-                      op->code == TFLACCEL_OP_ARG_MIN};
+  int reduce = dims[axis4] >= REDUCE_MIN_SIZE;
+  int32_t values[] = {in.b,        in.h,  in.w, in.c, in.s, dims[axis4], inner,
+                      op->code == TFLACCEL_OP_ARG_MIN, reduce};
   uint32_t d;
   tflaccel_status status = lower_start_dispatch(lw, GPU_KERNEL_ARG_MAX, op->inputs[0], values,
                                                 sizeof values / sizeof values[0], &d);
   if (status != NULL) return status;
-  return lower_finish(lw, d, 2, op->outputs[0]);
+  status = lower_finish(lw, d, 2, op->outputs[0]);
+  if (status != NULL || !reduce) return status;
+  gpu_shape out = lw->tensors[op->outputs[0]].shape;
+  gpu_dispatch *dispatch = &lw->program->dispatches[d];
+  dispatch->global[0] = dispatch->local[0] = REDUCE_ITEMS;
+  dispatch->global[1] = (uint32_t)gpu_shape_pixels(out);
+  dispatch->global[2] = (uint32_t)out.s;
+  dispatch->local[1] = dispatch->local[2] = 1;
+  return NULL;
 }
 
 static const gpu_op_builder arg_max_builders[] = {
