@@ -12,13 +12,13 @@
 #include "plugins/gpu_common/gpu_slice.h"
 #include "plugins/gpu_common/ops/op_families.h"
 
-/* The axis (normalized), or -1 when the axis input is not one constant. */
 /* An axis at least this long is scanned by a work group of REDUCE_ITEMS
  * items per output slice (the kernel's mode K(8) 1): one item walking a
  * long axis alone is latency-bound (movenet's 2304-value heatmap decode). */
 #define REDUCE_MIN_SIZE 64
 #define REDUCE_ITEMS 128
 
+/* The axis (normalized), or -1 when the axis input is not one constant. */
 static int32_t axis_of(const tflaccel_graph_view *graph, const tflaccel_op_desc *op) {
   const tflaccel_tensor_desc *input = gpu_op_input(graph, op, 0);
   const tflaccel_tensor_desc *axis = gpu_op_input(graph, op, 1);
