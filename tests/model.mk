@@ -105,6 +105,7 @@ FUZZ_LOADER_FILES = \
 	core/graph/prepared_graph.c \
 	core/graph/shape_inference.c \
 	core/facts/axis.c \
+	core/facts/buffer_type.c \
 	core/facts/conv_geometry.c \
 	core/facts/dtype.c \
 	core/facts/flexbuffer.c \
