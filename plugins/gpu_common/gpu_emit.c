@@ -350,6 +350,15 @@ tflaccel_status lower_finish(gpu_lowering *lw, uint32_t dispatch, uint32_t first
   return lower_finish_to(lw, dispatch, first_free_argument, output, &written);
 }
 
+void lower_group_per_output(gpu_lowering *lw, uint32_t dispatch, uint32_t items, uint32_t pixels,
+                            uint32_t slices) {
+  gpu_dispatch *d = &lw->program->dispatches[dispatch];
+  d->global[0] = d->local[0] = items;
+  d->global[1] = pixels;
+  d->global[2] = slices;
+  d->local[1] = d->local[2] = 1;
+}
+
 tflaccel_status lower_finish_to(gpu_lowering *lw, uint32_t dispatch, uint32_t first_free_argument,
                                 uint32_t output, uint32_t *written) {
   uint32_t value = output, argument = first_free_argument;

@@ -50,6 +50,11 @@ void lower_add_activation(gpu_lowering *lw, uint32_t dispatch, int32_t activatio
  * default work size (W, B * H, S). */
 tflaccel_status lower_finish(gpu_lowering *lw, uint32_t dispatch, uint32_t first_free_argument,
                              uint32_t output);
+/* Sets a finished dispatch's work size to one work group of `items` per
+ * output pixel and slice (the reduce kernels: a long axis or window split
+ * over a group, item 0 combining the partials). */
+void lower_group_per_output(gpu_lowering *lw, uint32_t dispatch, uint32_t items, uint32_t pixels,
+                            uint32_t slices);
 /* lower_finish, giving the tensor bound as t0 (output or the last op it
  * absorbed). */
 tflaccel_status lower_finish_to(gpu_lowering *lw, uint32_t dispatch, uint32_t first_free_argument,

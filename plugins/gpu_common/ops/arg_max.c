@@ -74,11 +74,7 @@ static tflaccel_status lower_arg_max(gpu_lowering *lw, uint32_t position) {
   status = lower_finish(lw, d, 2, op->outputs[0]);
   if (status != NULL || !reduce) return status;
   gpu_shape out = lw->tensors[op->outputs[0]].shape;
-  gpu_dispatch *dispatch = &lw->program->dispatches[d];
-  dispatch->global[0] = dispatch->local[0] = REDUCE_ITEMS;
-  dispatch->global[1] = (uint32_t)gpu_shape_pixels(out);
-  dispatch->global[2] = (uint32_t)out.s;
-  dispatch->local[1] = dispatch->local[2] = 1;
+  lower_group_per_output(lw, d, REDUCE_ITEMS, (uint32_t)gpu_shape_pixels(out), (uint32_t)out.s);
   return NULL;
 }
 

@@ -92,11 +92,7 @@ static tflaccel_status lower_pool(gpu_lowering *lw, uint32_t position) {
   lower_add_activation(lw, d, p->fused_activation);
   status = lower_finish(lw, d, 2, op->outputs[0]);
   if (status != NULL || !reduce) return status;
-  gpu_dispatch *dispatch = &lw->program->dispatches[d];
-  dispatch->global[0] = dispatch->local[0] = REDUCE_ITEMS;
-  dispatch->global[1] = (uint32_t)gpu_shape_pixels(out);
-  dispatch->global[2] = (uint32_t)out.s;
-  dispatch->local[1] = dispatch->local[2] = 1;
+  lower_group_per_output(lw, d, REDUCE_ITEMS, (uint32_t)gpu_shape_pixels(out), (uint32_t)out.s);
   return NULL;
 }
 
@@ -123,11 +119,7 @@ static tflaccel_status lower_mean(gpu_lowering *lw, uint32_t position) {
                                   sizeof values / sizeof values[0], &d);
     if (status == NULL) status = lower_finish(lw, d, 2, op->outputs[0]);
     if (status != NULL) return status;
-    gpu_dispatch *dispatch = &lw->program->dispatches[d];
-    dispatch->global[0] = dispatch->local[0] = REDUCE_ITEMS;
-    dispatch->global[1] = 1;
-    dispatch->global[2] = (uint32_t)out.s;
-    dispatch->local[1] = dispatch->local[2] = 1;
+    lower_group_per_output(lw, d, REDUCE_ITEMS, 1, (uint32_t)out.s);
     return NULL;
   }
   int32_t values[] = {in.b,       in.h,       in.w,       in.c,       in.s,
