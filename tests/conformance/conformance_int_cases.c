@@ -21,6 +21,12 @@
  * column, c) (float [1, C]). */
 static void build_decode(cf_graph *graph, const cf_case *spec) {
   int32_t h = spec->ints[0], w = spec->ints[1], c = spec->shape[2], n = h * w;
+  /* The case's own data must agree with itself: H * W positions, a peak
+   * inside them for each of at most 8 channels (channels[] below). */
+  ck_assert_int_eq(spec->shape[1], n);
+  ck_assert_int_le(c, 8);
+  ck_assert_int_ge((int)spec->int_count, 2 + c);
+  for (int32_t k = 0; k < c; ++k) ck_assert(spec->ints[2 + k] >= 0 && spec->ints[2 + k] < n);
   int32_t heat_dims[3] = {1, n, c}, row_dims[2] = {1, c}, one = 1, axis = 1;
   uint32_t noise = cf_input(graph, TFLACCEL_DTYPE_FLOAT32, 3, heat_dims, 0.0f, 0.25f);
   uint32_t peaks = cf_constant(graph, 3, heat_dims, 0.0f, 0.0f);
@@ -69,6 +75,9 @@ static void build_arg_ties(cf_graph *graph, const cf_case *spec) {
   int32_t n = spec->shape[1], c = spec->shape[2], one = 1, axis = 1;
   int32_t dims[3] = {1, n, c}, out_dims[2] = {1, c};
   int is_min = spec->op == TFLACCEL_OP_ARG_MIN;
+  /* Two extremes inside the axis for every channel. */
+  ck_assert_int_ge((int)spec->int_count, 1 + 2 * c);
+  for (int32_t k = 0; k < 2 * c; ++k) ck_assert(spec->ints[1 + k] >= 0 && spec->ints[1 + k] < n);
   uint32_t noise = cf_input(graph, TFLACCEL_DTYPE_FLOAT32, 3, dims, 0.0f, 0.25f);
   uint32_t peaks = cf_constant(graph, 3, dims, 0.0f, 0.0f);
   float *peak = graph->data[peaks];
@@ -90,6 +99,10 @@ static void build_gather_nd(cf_graph *graph, const cf_case *spec) {
   uint32_t params = cf_input(graph, TFLACCEL_DTYPE_FLOAT32, spec->rank, spec->shape, -2.0f, 2.0f);
   uint32_t indices = cf_constant_int32(graph, spec->rank2, spec->shape2, spec->ints);
   int32_t depth = spec->shape2[spec->rank2 - 1], dims[4];
+  /* Every index inside the params' dims it addresses. */
+  ck_assert(depth >= 1 && (uint32_t)depth <= spec->rank);
+  for (uint32_t i = 0; i < spec->int_count; ++i)
+    ck_assert(spec->ints[i] >= 0 && spec->ints[i] < spec->shape[i % (uint32_t)depth]);
   uint32_t rank = 0;
   for (uint32_t d = 0; d + 1 < spec->rank2; ++d) dims[rank++] = spec->shape2[d];
   for (uint32_t d = (uint32_t)depth; d < spec->rank; ++d) dims[rank++] = spec->shape[d];
