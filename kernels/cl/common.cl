@@ -198,11 +198,13 @@ void finish_slice(__global const int *P, TENSOR_ARGS, int b, int y, int x, int s
          * (GPU_GRID_TIE_SLACK) as ties. */
         float4 u = convert_float4(v) / scale + zero;
         g = copysign(floor(fabs(u) + 0.5f + 1.0f / 1024.0f), u);
-      } else if (q[2]) {
+      } else if (q[1] >= 2) {
         /* TFLite's fixed-point requantization (q[1] 2: ties upward, 3:
          * away from zero), rounded twice: at 1/f LSB, then to the LSB;
-         * the operand holds f = 2^right shift per channel. */
-        float4 f = convert_float4(read_operand(q + 3, slot_pointer(q[2], TENSORS), b, y, x, s));
+         * f = 2^right shift per channel in the operand, or one for all
+         * channels in q[3]. */
+        float4 f = q[2] ? convert_float4(read_operand(q + 3, slot_pointer(q[2], TENSORS), b, y, x, s))
+                        : (float4)(as_float(q[3]));
         float4 t = floor(convert_float4(v) / scale * f + 0.5f);
         g = (q[1] == 2 ? floor(t / f + 0.5f) : copysign(floor(fabs(t) / f + 0.5f), t)) + zero;
       } else {

@@ -329,7 +329,9 @@ FLT4 posted_slice(int b, int y, int x, int s, FLT4 computed) {
     } else if (type == POST_UNARY) {
       v = apply_unary(PA(q + 1), v, intBitsToFloat(PA(q + 8)));
     } else if (type == POST_QUANTIZE) {
-      vec4 f = PA(q + 2) != 0 ? vec4(read_operand(q + 3, PA(q + 2), b, y, x, s)) : vec4(1.0);
+      /* f: per channel in the operand, or one for all channels in [3]. */
+      vec4 f = PA(q + 2) != 0 ? vec4(read_operand(q + 3, PA(q + 2), b, y, x, s))
+                              : vec4(PA(q + 1) >= 2 ? intBitsToFloat(PA(q + 3)) : 1.0);
       v = FLT4(onto_grid(vec4(v), intBitsToFloat(PA(q + 8)), float(PA(q + 9)),
                          float(PA(q + 10)), float(PA(q + 11)), PA(q + 1), f));
     } else {

@@ -68,27 +68,43 @@ static int fixed_point_rounding(const gpu_lowering *lw, const tflaccel_op_desc *
   return 2;
 }
 
-/* Binds, as argument `argument` of dispatch, the per-channel 2^right
- * shift of op's multipliers (1 for channels that round once) and points
- * post's operand at it; 0 (nothing bound) when no channel rounds twice. */
+/* Points post at the per-channel 2^right shift of op's multipliers (1 for
+ * channels that round once): one shift shared by every channel (weights
+ * per tensor, or per axis with equal shifts) is held in post[3] itself, so
+ * the kernel reads no operand for it; otherwise the shifts are bound as
+ * argument `argument` of dispatch (*used 1). *bound 0: no channel rounds
+ * twice. */
 static tflaccel_status bind_grid_steps(gpu_lowering *lw, uint32_t dispatch, uint32_t argument,
                                        const tflaccel_op_desc *op, uint32_t tensor,
-                                       int32_t post[GPU_POST_SIZE], int *bound) {
+                                       int32_t post[GPU_POST_SIZE], int *bound, int *used) {
   *bound = 0;
+  *used = 0;
   const tflaccel_tensor_desc *input = gpu_op_input(lw->graph, op, 0);
   const tflaccel_tensor_desc *weights = gpu_op_input(lw->graph, op, 1);
   const tflaccel_tensor_desc *output = &lw->graph->tensors[tensor];
   gpu_shape out = lw->tensors[tensor].shape;
   const uint32_t count = weights->quantization.count;
   if (count != 1 && count != (uint32_t)out.c) return NULL;
-  int any = 0;
-  for (int32_t c = 0; c < out.c && !any; ++c) {
-    double m = (double)input->quantization.scales[0] *
-               (double)weights->quantization.scales[count == 1 ? 0 : c] /
-               (double)output->quantization.scales[0];
-    any = multiplier_right_shift(m) > 0;
+  int any = 0, uniform = 1, first = -1;
+  for (int32_t c = 0; c < out.c; ++c) {
+    int shift = multiplier_right_shift((double)input->quantization.scales[0] *
+                                       (double)weights->quantization.scales[count == 1 ? 0 : c] /
+                                       (double)output->quantization.scales[0]);
+    any |= shift > 0;
+    if (first < 0) first = shift;
+    uniform &= shift == first;
   }
   if (!any) return NULL;
+  *bound = 1;
+  if (uniform) {
+    post[2] = 0;
+    post[3] = gpu_float_bits(ldexpf(1.0f, first));
+    return NULL;
+  }
+  if (argument >= GPU_MAX_ARGS) {
+    *bound = 0;
+    return NULL;
+  }
   gpu_shape steps = {1, 1, 1, out.c, out.s};
   uint64_t offset = 0;
   tflaccel_status status = gpu_program_add_constants(
@@ -106,7 +122,7 @@ static tflaccel_status bind_grid_steps(gpu_lowering *lw, uint32_t dispatch, uint
   lower_bind_constants(lw, dispatch, argument, offset);
   post[2] = (int32_t)argument;
   lower_operand_strides(steps, out, post + 3);
-  *bound = 1;
+  *used = 1;
   return NULL;
 }
 
@@ -131,14 +147,13 @@ tflaccel_status lower_add_grid_post(gpu_lowering *lw, uint32_t dispatch, uint32_
   if (gpu_program_params(lw->program, dispatch)[GPU_P_POST_COUNT] >= GPU_MAX_POSTS) return NULL;
   const tflaccel_op_desc *op = producer(lw, tensor);
   int rounding = fixed_point_rounding(lw, op);
-  if (rounding && argument != NULL && *argument < GPU_MAX_ARGS) {
-    int bound = 0;
-    tflaccel_status status = bind_grid_steps(lw, dispatch, *argument, op, tensor, post, &bound);
+  if (rounding) {
+    int bound = 0, used = 0;
+    tflaccel_status status = bind_grid_steps(lw, dispatch, argument != NULL ? *argument : GPU_MAX_ARGS,
+                                             op, tensor, post, &bound, &used);
     if (status != NULL) return status;
-    if (bound) {
-      post[1] = rounding;
-      ++*argument;
-    }
+    if (bound) post[1] = rounding;
+    if (used) ++*argument;
   }
   if (!lower_add_post(lw, dispatch, post))
     return lw->host->status_make(TFLACCEL_INTERNAL, "%s: post-op room vanished",

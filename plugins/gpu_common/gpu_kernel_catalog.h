@@ -38,7 +38,7 @@
  * integer kernels that average integers: pooling, bilinear resize); 2 and
  * 3 round as TFLite's fixed-point multiplier does, twice: t = round(x /
  * scale * f) with f = 2^right shift read per channel from the operand of
- * [2]..[7], then t / f rounded with ties upward (2: int8 CONV_2D and
+ * [2]..[7] (or, with [2] 0, one f for all channels: [3] float bits), then t / f rounded with ties upward (2: int8 CONV_2D and
  * FULLY_CONNECTED, which TFLite runs in ruy) or away from zero (3). */
 #ifndef TFLACCEL_GPU_COMMON_GPU_KERNEL_CATALOG_H
 #define TFLACCEL_GPU_COMMON_GPU_KERNEL_CATALOG_H
