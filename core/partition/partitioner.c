@@ -10,7 +10,12 @@
  *  3. hand partitions back to the fallback when they are too small, beyond
  *     max_delegated_partitions, or cost more to feed than they save, and
  *     repeat until nothing changes (each pass only moves ops to the
- *     fallback, so this ends). */
+ *     fallback, so this ends).
+ * Before 3, small runs at the requested precision that lie between runs
+ * the accelerator must compile at a higher one (fp32 in an fp16 model: a
+ * decoder tail mixing index ops and float ops) join them, so that the
+ * tail is one partition instead of one per alternation; each pass only
+ * raises precisions, so this ends too. */
 #include "config.h"
 
 #include <stdio.h>
@@ -138,11 +143,13 @@ typedef struct plan_state {
   uint32_t fallback; /* candidate index of the fallback */
   uint32_t *assignment;
   int32_t split_fallback_ops; /* partition_options.split_fallback_ops */
+  int32_t *raised; /* per op: the precision it joined (raise_small_runs), else -1 */
 } plan_state;
 
-/* The precision op needs on its assigned accelerator, -1 for the
+/* The precision op is compiled at on its assigned accelerator, -1 for the
  * requested one. */
 static int32_t op_precision(const plan_state *state, uint32_t op) {
+  if (state->raised[op] != -1 && state->assignment[op] != state->fallback) return state->raised[op];
   const partition_candidate *candidate = &state->candidates[state->assignment[op]];
   return candidate->precision != NULL ? candidate->precision[op] : -1;
 }
@@ -329,6 +336,44 @@ static void demote(plan_state *state, const partition *part, const char *why, in
   for (uint32_t i = 0; i < part->op_count; ++i) state->assignment[part->ops[i]] = state->fallback;
 }
 
+/* A run at the requested precision joins the higher precision of its
+ * neighbours when both (or its only one) are partitions of its accelerator
+ * at that precision, and its work is at most a quarter of the largest run
+ * of that accelerator left at the requested precision (the model's body
+ * keeps the requested precision). Every op can be compiled at fp32, so
+ * raising to it is always allowed; nothing is lowered. Returns 1 if it
+ * raised any run. */
+static int raise_small_runs(plan_state *state, const partition_plan *plan) {
+  const tflaccel_graph_view *graph = state->graph;
+  int changed = 0;
+  for (uint32_t p = 0; p < plan->partition_count; ++p) {
+    const partition *part = &plan->partitions[p];
+    if (part->precision != -1 || part->candidate == state->fallback) continue;
+    const partition *before = p > 0 ? &plan->partitions[p - 1] : NULL;
+    const partition *after = p + 1 < plan->partition_count ? &plan->partitions[p + 1] : NULL;
+    if (before == NULL && after == NULL) continue;
+    int32_t target = before != NULL ? before->precision : after->precision;
+    if (target != TFLACCEL_PRECISION_FP32) continue;
+    if ((before != NULL && (before->candidate != part->candidate || before->precision != target)) ||
+        (after != NULL && (after->candidate != part->candidate || after->precision != target)))
+      continue;
+    double work = 0.0, largest = 0.0;
+    for (uint32_t i = 0; i < part->op_count; ++i) work += partition_op_work(graph, part->ops[i]);
+    for (uint32_t q = 0; q < plan->partition_count; ++q) {
+      const partition *other = &plan->partitions[q];
+      if (other->candidate != part->candidate || other->precision != -1) continue;
+      double other_work = 0.0;
+      for (uint32_t i = 0; i < other->op_count; ++i)
+        other_work += partition_op_work(graph, other->ops[i]);
+      if (other_work > largest) largest = other_work;
+    }
+    if (work > largest / 4.0) continue;
+    for (uint32_t i = 0; i < part->op_count; ++i) state->raised[part->ops[i]] = target;
+    changed = 1;
+  }
+  return changed;
+}
+
 static int runs_every_op(const plan_state *state, uint32_t candidate) {
   for (uint32_t op = 0; op < state->graph->op_count; ++op)
     if (state->assignment[op] != candidate) return 0;
@@ -458,7 +503,7 @@ tflaccel_status partition_graph(const tflaccel_graph_view *graph, const uint32_t
   if (candidate_count == 0)
     return tflaccel_status_make(TFLACCEL_UNAVAILABLE, "no accelerator is available");
   plan_state state = {graph, NULL, candidates, candidate_count, candidate_count - 1, NULL,
-                      options->split_fallback_ops};
+                      options->split_fallback_ops, NULL};
   for (uint32_t c = 0; c < candidate_count; ++c)
     if (candidates[c].is_fallback) state.fallback = c;
 
@@ -468,13 +513,16 @@ tflaccel_status partition_graph(const tflaccel_graph_view *graph, const uint32_t
   state.links = &links;
   partition_plan *plan = calloc(1, sizeof *plan);
   state.assignment = malloc(sizeof *state.assignment * (graph->op_count + 1));
-  if (plan == NULL || state.assignment == NULL) {
+  state.raised = malloc(sizeof *state.raised * (graph->op_count + 1));
+  if (plan == NULL || state.assignment == NULL || state.raised == NULL) {
     free(plan);
     free(state.assignment);
+    free(state.raised);
     links_free(&links);
     return tflaccel_status_make(TFLACCEL_OUT_OF_MEMORY, "partitioner: out of memory");
   }
   plan->op_count = graph->op_count;
+  for (uint32_t op = 0; op < graph->op_count; ++op) state.raised[op] = -1;
 
   /* 1. First accelerator that can run the op. */
   for (uint32_t op = 0; op < graph->op_count && status == NULL; ++op) {
@@ -524,7 +572,9 @@ tflaccel_status partition_graph(const tflaccel_graph_view *graph, const uint32_t
   /* 2 and 3, until stable. */
   for (uint32_t pass = 0; status == NULL; ++pass) {
     status = schedule_and_cut(&state, plan);
-    if (status != NULL || options->require_full_delegation || pass > graph->op_count) break;
+    if (status != NULL || pass > 2 * graph->op_count) break;
+    if (raise_small_runs(&state, plan)) continue;
+    if (options->require_full_delegation) break;
     if (!apply_limits(&state, plan, options)) break;
   }
   if (status == NULL) {
@@ -533,6 +583,7 @@ tflaccel_status partition_graph(const tflaccel_graph_view *graph, const uint32_t
     status = partition_check_convex(graph, plan);
   }
   free(state.assignment);
+  free(state.raised);
   links_free(&links);
   if (status != NULL) {
     partition_plan_destroy(plan);

@@ -166,17 +166,28 @@ static void report_placement(const tflaccel_compiled_model *compiled, const supp
               compiled->candidate_names[fallback]);
   }
   /* Partitions compiled at a precision other than the requested one, with
-   * the plugin's reason for their first op. */
+   * the plugin's reason for their first op that needs it (the others
+   * joined it: core/partition/partitioner.c, raise_small_runs). */
   for (uint32_t p = 0; p < compiled->plan->partition_count; ++p) {
     const partition *part = &compiled->plan->partitions[p];
     if (part->precision == -1 || part->op_count == 0) continue;
-    uint32_t first = part->ops[0];
+    uint32_t first = part->ops[0], needing = 0;
+    for (uint32_t i = 0; i < part->op_count; ++i) {
+      uint32_t op = part->ops[i];
+      if (table->precision[(size_t)part->candidate * graph->op_count + op] != part->precision)
+        continue;
+      if (needing++ == 0) first = op;
+    }
     const char *why = table->reasons[(size_t)part->candidate * graph->op_count + first];
+    char joined[64] = "";
+    if (needing < part->op_count)
+      snprintf(joined, sizeof joined, " (%u of them need it; the others joined them)", needing);
     log_write(level, TFLACCEL_LOG_INFO, NULL,
-              "partition %u (%u operation%s on %s) runs at %s, not the requested %s: op %u (%s): %s",
+              "partition %u (%u operation%s on %s) runs at %s%s, not the requested %s: op %u (%s): %s",
               p, part->op_count, part->op_count == 1 ? "" : "s",
               compiled->candidate_names[part->candidate],
-              precision_name(part->precision), precision_name(compiled->compile_options.precision),
+              precision_name(part->precision), joined,
+              precision_name(compiled->compile_options.precision),
               first, op_display_name(&graph->ops[first]), *why ? why : "no reason given");
   }
 }
