@@ -139,12 +139,35 @@ static void grid_post(const gpu_lowering *lw, uint32_t tensor, int32_t post[GPU_
   post[11] = qmax;
 }
 
+/* A clamp to real [low, high] just before the rounding onto post's grid
+ * becomes the grid's own integer range, as TFLite's integer kernels apply
+ * a fused activation (the quantized activation range: zero point plus
+ * low / scale and high / scale rounded, inside qmin..qmax). Rounding is
+ * monotone, so clamping before it or after it gives the same integers;
+ * the kernel then runs one post-op fewer. 0 when the range would be
+ * empty. */
+static int fold_clamp(int32_t post[GPU_POST_SIZE], const int32_t clamp[GPU_POST_SIZE]) {
+  float scale = gpu_float_from_bits(post[8]), low = gpu_float_from_bits(clamp[8]),
+        high = gpu_float_from_bits(clamp[9]);
+  double qmin = post[10], qmax = post[11];
+  if (isfinite(low)) qmin = fmax(qmin, post[9] + round((double)(low / scale)));
+  if (isfinite(high)) qmax = fmin(qmax, post[9] + round((double)(high / scale)));
+  if (!(qmin <= qmax)) return 0;
+  post[10] = (int32_t)qmin;
+  post[11] = (int32_t)qmax;
+  return 1;
+}
+
 tflaccel_status lower_add_grid_post(gpu_lowering *lw, uint32_t dispatch, uint32_t tensor,
                                     uint32_t *argument, int *added) {
   *added = 0;
   int32_t post[GPU_POST_SIZE];
   grid_post(lw, tensor, post);
-  if (gpu_program_params(lw->program, dispatch)[GPU_P_POST_COUNT] >= GPU_MAX_POSTS) return NULL;
+  int32_t *params = gpu_program_params(lw->program, dispatch);
+  int32_t *last = params + GPU_P_POSTS + GPU_POST_SIZE * (params[GPU_P_POST_COUNT] - 1);
+  if (params[GPU_P_POST_COUNT] > 0 && last[0] == GPU_POST_CLAMP && fold_clamp(post, last))
+    params[GPU_P_POST_COUNT]--; /* the grid post takes the clamp's place */
+  if (params[GPU_P_POST_COUNT] >= GPU_MAX_POSTS) return NULL;
   const tflaccel_op_desc *op = producer(lw, tensor);
   int rounding = fixed_point_rounding(lw, op);
   if (rounding) {

@@ -103,3 +103,9 @@ int32_t gpu_float_bits(float value) {
   memcpy(&bits, &value, sizeof bits);
   return bits;
 }
+
+float gpu_float_from_bits(int32_t bits) {
+  float value;
+  memcpy(&value, &bits, sizeof value);
+  return value;
+}

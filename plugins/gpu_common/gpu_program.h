@@ -120,5 +120,6 @@ static inline void gpu_program_store_constant(gpu_program *program, uint64_t bas
 
 /* Float <-> int bits, for float parameters. */
 int32_t gpu_float_bits(float value);
+float gpu_float_from_bits(int32_t bits);
 
 #endif
