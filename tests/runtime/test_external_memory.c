@@ -179,11 +179,19 @@ START_TEST(vk_into_vk) {
 }
 END_TEST
 
-START_TEST(vk_into_gl) {
+/* The importer's side of gpu_vk's exported inputs (vk_into_gl,
+ * vk_into_cl): with the plugin absent the test has nothing to run; if it
+ * does not list opaque fds its wrap must refuse them naming `extension`;
+ * if its UUIDs are not the exporter's (`same_memory` says) it says why it
+ * cannot import here; else model B runs on them. */
+static void import_into(const char *plugin, int32_t buffer_type, const char *extension,
+                        int (*same_memory)(const tflaccel_native_device *importer,
+                                           const tflaccel_native_device *exporter),
+                        const char *why_not) {
   exporter source;
   if (!exporter_open(&source)) return;
   device_fixture importer;
-  if (!device_fixture_open(&importer, "gpu_gl", MODEL)) {
+  if (!device_fixture_open(&importer, plugin, MODEL)) {
     exporter_close(&source);
     return;
   }
@@ -196,50 +204,42 @@ START_TEST(vk_into_gl) {
         tflaccel_compiled_model_wrap_input_buffer(importer.compiled, 0, &source.fds[0], &buffer);
     ck_assert_ptr_null(buffer);
     printf("skipped: %s\n", tflaccel_status_message(status));
-    expect_error(status, "GL_EXT_memory_object_fd");
-  } else if (uuid_is_zero(device.device_uuid) ||
-             memcmp(device.device_uuid, source.device.device_uuid, 16) != 0 ||
-             memcmp(device.driver_uuid, source.device.driver_uuid, 16) != 0) {
-    printf("skipped: gpu_gl's GL device/driver UUIDs differ from gpu_vk's Vulkan ones (another "
-           "device or driver): its opaque fds cannot be imported here\n");
+    expect_error(status, extension);
+  } else if (!same_memory(&device, &source.device)) {
+    printf("skipped: %s\n", why_not);
   } else {
-    run_on_exported_inputs(&source, &importer, TFLACCEL_BUFFER_GL, "gpu_gl");
+    run_on_exported_inputs(&source, &importer, buffer_type, plugin);
   }
   device_fixture_close(&importer);
   exporter_close(&source);
 }
+
+/* GL names the device and the driver as Vulkan does (GL_EXT_memory_object). */
+static int gl_imports_from(const tflaccel_native_device *gl, const tflaccel_native_device *vk) {
+  return !uuid_is_zero(gl->device_uuid) && memcmp(gl->device_uuid, vk->device_uuid, 16) == 0 &&
+         memcmp(gl->driver_uuid, vk->driver_uuid, 16) == 0;
+}
+
+/* The device's UUID only: an OpenCL driver is another driver than
+ * Vulkan's (NVIDIA's CL_DRIVER_UUID_KHR differs from Vulkan's driverUUID),
+ * and Khronos's CL/Vulkan interop tests match devices so; a driver that
+ * names no UUID is tried. */
+static int cl_imports_from(const tflaccel_native_device *cl, const tflaccel_native_device *vk) {
+  return uuid_is_zero(cl->device_uuid) || memcmp(cl->device_uuid, vk->device_uuid, 16) == 0;
+}
+
+START_TEST(vk_into_gl) {
+  import_into("gpu_gl", TFLACCEL_BUFFER_GL, "GL_EXT_memory_object_fd", gl_imports_from,
+              "gpu_gl's GL device/driver UUIDs differ from gpu_vk's Vulkan ones (another "
+              "device or driver): its opaque fds cannot be imported here");
+}
 END_TEST
 
 START_TEST(vk_into_cl) {
-  exporter source;
-  if (!exporter_open(&source)) return;
-  device_fixture importer;
-  if (!device_fixture_open(&importer, "gpu_cl", MODEL)) {
-    exporter_close(&source);
-    return;
-  }
-  tflaccel_buffer_requirements wanted;
-  tflaccel_native_device device;
-  importer_describe(&importer, &wanted, &device);
-  if (!lists_type(&wanted, TFLACCEL_BUFFER_OPAQUE_FD)) {
-    tflaccel_tensor_buffer *buffer = NULL;
-    tflaccel_status status =
-        tflaccel_compiled_model_wrap_input_buffer(importer.compiled, 0, &source.fds[0], &buffer);
-    ck_assert_ptr_null(buffer);
-    printf("skipped: %s\n", tflaccel_status_message(status));
-    expect_error(status, "cl_khr_external_memory_opaque_fd");
-  } else if (!uuid_is_zero(device.device_uuid) &&
-             memcmp(device.device_uuid, source.device.device_uuid, 16) != 0) {
-    /* The device's UUID only: an OpenCL driver is another driver than
-     * Vulkan's (NVIDIA's CL_DRIVER_UUID_KHR differs from Vulkan's
-     * driverUUID), and Khronos's CL/Vulkan interop tests match devices so. */
-    printf("skipped: gpu_cl's OpenCL device UUID differs from gpu_vk's Vulkan one (another "
-           "device): its opaque fds cannot be imported here\n");
-  } else {
-    run_on_exported_inputs(&source, &importer, TFLACCEL_BUFFER_OPENCL, "gpu_cl");
-  }
-  device_fixture_close(&importer);
-  exporter_close(&source);
+  import_into("gpu_cl", TFLACCEL_BUFFER_OPENCL, "cl_khr_external_memory_opaque_fd",
+              cl_imports_from,
+              "gpu_cl's OpenCL device UUID differs from gpu_vk's Vulkan one (another device): "
+              "its opaque fds cannot be imported here");
 }
 END_TEST
 
