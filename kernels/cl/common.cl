@@ -65,6 +65,9 @@
 #define POST_BINARY 3
 #define POST_PRELU 4
 #define POST_QUANTIZE 5
+/* P_OUT_DENSE: 1 + gpu_dense_kind, and a flag (gpu_kernel_catalog.h). */
+#define OUT_DENSE_KIND_MASK 15
+#define OUT_DENSE_GRID 16
 
 #define KERNEL_ARGS                                                                      \
   __global const int *params, int base, __global STORAGE *t0, __global STORAGE *t1,       \
@@ -177,6 +180,42 @@ void store_quantized(__global uchar *bytes, int kind, float4 v, int count, float
   }
 }
 
+/* The float view of a quantized tensor (POST_QUANTIZE post-op q): the
+ * integers of v on its grid, in float32 whatever the storage (round: half
+ * away from zero), at slice s of output pixel (b, y, x). */
+float4 grid_integers(__global const int *q, TENSOR_ARGS, int b, int y, int x, int s, FLT4 v) {
+  float scale = as_float(q[8]), zero = (float)q[9];
+  float4 g;
+  if (q[1] == 1) {
+    /* In the integers, as pooling and resize average them; near-ties
+     * (GPU_GRID_TIE_SLACK) as ties. */
+    float4 u = convert_float4(v) / scale + zero;
+    g = copysign(floor(fabs(u) + 0.5f + 1.0f / 1024.0f), u);
+  } else if (q[1] >= 2) {
+    /* TFLite's fixed-point requantization (q[1] 2: ties upward, 3: away
+     * from zero), rounded twice: at 1/f LSB, then to the LSB; f = 2^right
+     * shift per channel in the operand, or one for all channels in q[3]. */
+    float4 f = q[2] ? convert_float4(read_operand(q + 3, slot_pointer(q[2], TENSORS), b, y, x, s))
+                    : (float4)(as_float(q[3]));
+    float4 t = floor(convert_float4(v) / scale * f + 0.5f);
+    g = (q[1] == 2 ? floor(t / f + 0.5f) : copysign(floor(fabs(t) / f + 0.5f), t)) + zero;
+  } else {
+    g = round(convert_float4(v) / scale) + zero;
+  }
+  return fmin(fmax(g, (float4)((float)q[10])), (float4)((float)q[11]));
+}
+
+/* Stores lanes [0, count) of the integers g (on the grid already) as dense
+ * kind (gpu_dense_kind: 2 uint8, 3 int8, 4 int16) at bytes. */
+void store_integers(__global uchar *bytes, int kind, float4 g, int count) {
+  float lanes[4] = {g.x, g.y, g.z, g.w};
+  for (int i = 0; i < count; ++i) {
+    if (kind == 2) bytes[i] = (uchar)(int)lanes[i];
+    else if (kind == 3) ((__global char *)bytes)[i] = (char)(int)lanes[i];
+    else ((__global short *)bytes)[i] = (short)(int)lanes[i];
+  }
+}
+
 /* Applies the post-ops to slice s of output pixel (b, y, x), zeroes the
  * channels past C and stores it. */
 void finish_slice(__global const int *P, TENSOR_ARGS, int b, int y, int x, int s, FLT4 v) {
@@ -189,29 +228,7 @@ void finish_slice(__global const int *P, TENSOR_ARGS, int b, int y, int x, int s
     } else if (type == POST_UNARY) {
       v = apply_unary(q[1], v, as_float(q[8]));
     } else if (type == POST_QUANTIZE) {
-      /* The float view of a quantized tensor: onto its integer grid, in
-       * float32 whatever the storage (round: half away from zero). */
-      float scale = as_float(q[8]), zero = (float)q[9];
-      float4 g;
-      if (q[1] == 1) {
-        /* In the integers, as pooling and resize average them; near-ties
-         * (GPU_GRID_TIE_SLACK) as ties. */
-        float4 u = convert_float4(v) / scale + zero;
-        g = copysign(floor(fabs(u) + 0.5f + 1.0f / 1024.0f), u);
-      } else if (q[1] >= 2) {
-        /* TFLite's fixed-point requantization (q[1] 2: ties upward, 3:
-         * away from zero), rounded twice: at 1/f LSB, then to the LSB;
-         * f = 2^right shift per channel in the operand, or one for all
-         * channels in q[3]. */
-        float4 f = q[2] ? convert_float4(read_operand(q + 3, slot_pointer(q[2], TENSORS), b, y, x, s))
-                        : (float4)(as_float(q[3]));
-        float4 t = floor(convert_float4(v) / scale * f + 0.5f);
-        g = (q[1] == 2 ? floor(t / f + 0.5f) : copysign(floor(fabs(t) / f + 0.5f), t)) + zero;
-      } else {
-        g = round(convert_float4(v) / scale) + zero;
-      }
-      g = fmin(fmax(g, (float4)((float)q[10])), (float4)((float)q[11]));
-      v = TO_FLT4((g - zero) * scale);
+      v = TO_FLT4((grid_integers(q, TENSORS, b, y, x, s, v) - (float)q[9]) * as_float(q[8]));
     } else {
       FLT4 o = read_operand(q + 3, slot_pointer(q[2], TENSORS), b, y, x, s);
       if (type == POST_BINARY)
@@ -221,13 +238,20 @@ void finish_slice(__global const int *P, TENSOR_ARGS, int b, int y, int x, int s
     }
   }
   int c = s * 4, channels = P[P_OUT_C];
-  int kind = P[P_OUT_DENSE] - 1; /* gpu_dense_kind */
+  int kind = (P[P_OUT_DENSE] & OUT_DENSE_KIND_MASK) - 1; /* gpu_dense_kind */
   if (kind >= 2) {
     /* A quantized partition output stored as the core wants it: its
      * integers, dense, its offset P[0] counted in bytes. */
     int size = kind == 4 ? 2 : 1;
     __global uchar *bytes = (__global uchar *)(t0 - P[0]) + P[0] +
                             (((b * P[P_OUT_H] + y) * P[P_OUT_W] + x) * channels + c) * size;
+    if (P[P_OUT_DENSE] & OUT_DENSE_GRID) {
+      /* The output's own grid rounding, kept out of the post-op loop: its
+       * post-op lies just past the last one applied (GPU_OUT_DENSE_GRID). */
+      float4 g = grid_integers(P + P_POSTS + POST_SIZE * count, TENSORS, b, y, x, s, v);
+      store_integers(bytes, kind, g, min(4, channels - c));
+      return;
+    }
     store_quantized(bytes, kind, as_stored_float4(v), min(4, channels - c),
                     as_float(P[P_OUT_SCALE]), P[P_OUT_ZERO]);
     return;

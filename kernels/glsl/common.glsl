@@ -73,6 +73,9 @@ const int POST_UNARY = 2;
 const int POST_BINARY = 3;
 const int POST_PRELU = 4;
 const int POST_QUANTIZE = 5;
+/* P_OUT_DENSE: 1 + gpu_dense_kind, and a flag (gpu_kernel_catalog.h). */
+const int OUT_DENSE_KIND_MASK = 15;
+const int OUT_DENSE_GRID = 16;
 
 layout(std430, binding = 0) readonly buffer Params {
   int p[];
@@ -257,10 +260,10 @@ vec4 round_half_away4(vec4 value) {
   return whole + sign(value) * step(vec4(0.5), abs(value - whole));
 }
 
-/* The float view of a quantized tensor (POST_QUANTIZE, gpu_quant.h): v
- * onto the integer grid of scale, zero, qmin, qmax, in float32 whatever
- * the storage. */
-vec4 onto_grid(vec4 v, float scale, float zero, float qmin, float qmax, int mode, vec4 f) {
+/* The float view of a quantized tensor (POST_QUANTIZE, gpu_quant.h): the
+ * integers of v on the grid of scale, zero, qmin, qmax, in float32
+ * whatever the storage. */
+vec4 grid_integers(vec4 v, float scale, float zero, float qmin, float qmax, int mode, vec4 f) {
   vec4 g;
   if (mode == 2 || mode == 3) {
     /* TFLite's fixed-point requantization (mode 2: ties upward, 3: away
@@ -275,8 +278,7 @@ vec4 onto_grid(vec4 v, float scale, float zero, float qmin, float qmax, int mode
   } else {
     g = round_half_away4(v / scale) + zero;
   }
-  g = clamp(g, vec4(qmin), vec4(qmax));
-  return (g - zero) * scale;
+  return clamp(g, vec4(qmin), vec4(qmax));
 }
 
 /* ---- post-ops and the stored slice ---- */
@@ -288,6 +290,16 @@ FLT4 read_operand(int d, int n, int b, int y, int x, int s) {
   FLT4 v = load4(n, b * PA(d) + y * PA(d + 1) + x * PA(d + 2) + s * PA(d + 3));
   if (PA(d + 4) != 0) v = FLT4(v.x);
   return v;
+}
+
+/* The integers of v on the grid of the POST_QUANTIZE post-op at q, at
+ * slice s of output pixel (b, y, x): f per channel from its operand, or
+ * one for all channels in [3]. */
+vec4 grid_post_integers(int q, int b, int y, int x, int s, vec4 v) {
+  vec4 f = PA(q + 2) != 0 ? vec4(read_operand(q + 3, PA(q + 2), b, y, x, s))
+                          : vec4(PA(q + 1) >= 2 ? intBitsToFloat(PA(q + 3)) : 1.0);
+  return grid_integers(v, intBitsToFloat(PA(q + 8)), float(PA(q + 9)), float(PA(q + 10)),
+                       float(PA(q + 11)), PA(q + 1), f);
 }
 
 FLT4 apply_unary(int code, FLT4 v, float alpha) {
@@ -329,11 +341,8 @@ FLT4 posted_slice(int b, int y, int x, int s, FLT4 computed) {
     } else if (type == POST_UNARY) {
       v = apply_unary(PA(q + 1), v, intBitsToFloat(PA(q + 8)));
     } else if (type == POST_QUANTIZE) {
-      /* f: per channel in the operand, or one for all channels in [3]. */
-      vec4 f = PA(q + 2) != 0 ? vec4(read_operand(q + 3, PA(q + 2), b, y, x, s))
-                              : vec4(PA(q + 1) >= 2 ? intBitsToFloat(PA(q + 3)) : 1.0);
-      v = FLT4(onto_grid(vec4(v), intBitsToFloat(PA(q + 8)), float(PA(q + 9)),
-                         float(PA(q + 10)), float(PA(q + 11)), PA(q + 1), f));
+      float scale = intBitsToFloat(PA(q + 8)), zero = float(PA(q + 9));
+      v = FLT4((grid_post_integers(q, b, y, x, s, vec4(v)) - zero) * scale);
     } else {
       FLT4 o = read_operand(q + 3, PA(q + 2), b, y, x, s);
       if (type == POST_BINARY)
@@ -374,6 +383,13 @@ uint quantized_bits(float x, float scale, int zero, int qmin, int qmax) {
   return uint(int(clamp(q, float(qmin), float(qmax))));
 }
 
+/* Stores integer q of a quantized output at element `at` of t0 (from byte
+ * byte_offset), of dense kind (gpu_dense_kind: 2 uint8, 3 int8, 4 int16). */
+void store_integer(int byte_offset, int at, int kind, int q) {
+  if (kind == 4) store_dense_bits(byte_offset + 2 * at, 16, uint(q));
+  else store_dense_bits(byte_offset + at, 8, uint(q));
+}
+
 /* Stores lane x of a quantized output at element `at` of t0 (from byte
  * byte_offset) as the integers of dense kind (gpu_dense_kind: 2 uint8,
  * 3 int8, 4 int16). */
@@ -389,8 +405,18 @@ void store_quantized(int byte_offset, int at, int kind, float x, float scale, in
 /* Stores slice s of output pixel (b, y, x), the channels past C zeroed. */
 void store_slice(int b, int y, int x, int s, FLT4 v) {
   int c = s * 4, channels = P(P_OUT_C);
-  int kind = P(P_OUT_DENSE) - 1; /* gpu_dense_kind */
-  if (kind >= 2) {
+  int kind = (P(P_OUT_DENSE) & OUT_DENSE_KIND_MASK) - 1; /* gpu_dense_kind */
+  if (kind >= 2 && (P(P_OUT_DENSE) & OUT_DENSE_GRID) != 0) {
+    /* The output's own grid rounding, kept out of the post-op loop: its
+     * post-op lies just past the last one applied (GPU_OUT_DENSE_GRID),
+     * and its integers are the output's. */
+    int at = ((b * P(P_OUT_H) + y) * P(P_OUT_W) + x) * channels + c;
+    vec4 g = grid_post_integers(pbase + P_POSTS + POST_SIZE * P(P_POST_COUNT), b, y, x, s, vec4(v));
+    store_integer(tensor_offset[0], at, kind, int(g.x));
+    if (c + 1 < channels) store_integer(tensor_offset[0], at + 1, kind, int(g.y));
+    if (c + 2 < channels) store_integer(tensor_offset[0], at + 2, kind, int(g.z));
+    if (c + 3 < channels) store_integer(tensor_offset[0], at + 3, kind, int(g.w));
+  } else if (kind >= 2) {
     /* A quantized partition output stored as the core wants it: its
      * integers, dense, from byte offset tensor_offset[0]; each lane
      * quantized from the value as from_slices would read it back. */

@@ -16,7 +16,10 @@
  *             GPU_FEATURE_DENSE_OUTPUT: float32 (offsets in floats), or
  *             the integers of a quantized output (uint8, int8, int16;
  *             offsets in bytes), quantized in the epilogue as
- *             GPU_KERNEL_FROM_SLICES quantizes them
+ *             GPU_KERNEL_FROM_SLICES quantizes them; with
+ *             GPU_OUT_DENSE_GRID (an 8-bit output) the store itself
+ *             rounds onto the grid of the GPU_POST_QUANTIZE post-op that
+ *             lies just past the [7] applied ones, and stores its integers
  *   [14], [15] with a quantized dense t0: its scale float bits and zero
  *             point (its range is its integer type's)
  *   [16..64)  up to GPU_MAX_POSTS post-ops of GPU_POST_SIZE ints
@@ -53,6 +56,8 @@
 #define GPU_P_OUT_DENSE 13
 #define GPU_P_OUT_SCALE 14
 #define GPU_P_OUT_ZERO 15
+#define GPU_OUT_DENSE_KIND_MASK 15 /* [13]: 1 + gpu_dense_kind */
+#define GPU_OUT_DENSE_GRID 16      /* [13]: the store rounds onto the next post-op's grid */
 #define GPU_P_POSTS 16
 #define GPU_POST_SIZE 12
 #define GPU_MAX_POSTS 4

@@ -214,6 +214,23 @@ static int dense_store_possible(const gpu_lowering *lw, uint32_t index, uint32_t
   return 1;
 }
 
+/* An 8-bit output whose writer ends by rounding onto the output's own grid
+ * (a GPU_POST_QUANTIZE with one shift for all channels: no operand) rounds
+ * in the store instead (GPU_OUT_DENSE_GRID), out of the post-op loop: the
+ * same integers, and on the GLSL backends a dispatch left with no post-op
+ * ran hello_world's last FULLY_CONNECTED 0.9-1.1 us faster on an H200
+ * (bench/RESULTS.md, wave 9). Not for int16, whose fp16 run reads its value
+ * back through half storage before quantizing (as_stored). */
+static void move_grid_into_store(int32_t *params, const int32_t grid[5]) {
+  int32_t count = params[GPU_P_POST_COUNT];
+  if (count == 0 || (grid[0] != GPU_DENSE_UINT8 && grid[0] != GPU_DENSE_INT8)) return;
+  const int32_t *last = params + GPU_P_POSTS + GPU_POST_SIZE * (count - 1);
+  if (last[0] != GPU_POST_QUANTIZE || last[2] != 0 || last[8] != grid[1] || last[9] != grid[2])
+    return;
+  params[GPU_P_POST_COUNT] = count - 1; /* its words stay where the store reads them */
+  params[GPU_P_OUT_DENSE] |= GPU_OUT_DENSE_GRID;
+}
+
 /* Makes the writer of t's root store into t's binding, dense (a quantized
  * output quantized on the grid the FROM_SLICES conversion would use). */
 static void store_dense(gpu_lowering *lw, uint32_t t) {
@@ -233,6 +250,7 @@ static void store_dense(gpu_lowering *lw, uint32_t t) {
     dense_kind_params(lw, t, k);
     params[GPU_P_OUT_SCALE] = k[1];
     params[GPU_P_OUT_ZERO] = k[2];
+    move_grid_into_store(params, k);
   }
   /* The arena no longer holds it. */
   for (uint32_t f = 0; f < lw->fixup_count; ++f)
