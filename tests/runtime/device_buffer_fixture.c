@@ -126,3 +126,14 @@ void device_fixture_make_device_buffers(const device_fixture *fixture, int32_t t
 void device_fixture_destroy_buffers(tflaccel_tensor_buffer **buffers, uint32_t count) {
   for (uint32_t i = 0; i < count; ++i) tflaccel_tensor_buffer_destroy(buffers[i]);
 }
+
+void fixture_expect_error(tflaccel_status status, int32_t code, const char *fragment) {
+  ck_assert_msg(status != NULL, "expected an error containing \"%s\"", fragment);
+  const char *message = tflaccel_status_message(status);
+  ck_assert_msg(strstr(message, fragment) != NULL, "error \"%s\" lacks \"%s\"", message, fragment);
+  ck_assert_msg(strchr(message, '\n') == NULL, "error is not one line: %s", message);
+  ck_assert_msg(code == -1 || (int32_t)tflaccel_status_code_of(status) == code,
+                "error \"%s\" has code %d, not %d", message, (int)tflaccel_status_code_of(status),
+                (int)code);
+  tflaccel_status_free(status);
+}

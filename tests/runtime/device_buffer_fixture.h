@@ -27,6 +27,9 @@ int device_fixture_open(device_fixture *fixture, const char *accelerator, const 
 int device_fixture_open_config(device_fixture *fixture, const char *accelerator,
                                const char *model_file, const char *config_path);
 void device_fixture_close(device_fixture *fixture);
+/* Asserts status is an error whose one-line message holds fragment and,
+ * unless code is -1, whose code is code; frees it. */
+void fixture_expect_error(tflaccel_status status, int32_t code, const char *fragment);
 /* Device buffers of type for every input and output, the inputs written
  * with the fixture's inputs. */
 void device_fixture_make_device_buffers(const device_fixture *fixture, int32_t type,

@@ -27,14 +27,6 @@ static const char *const gpu_plugins[] = {"gpu_cl", "gpu_vk", "gpu_gl"};
 static const int32_t gpu_types[] = {TFLACCEL_BUFFER_OPENCL, TFLACCEL_BUFFER_VULKAN,
                                     TFLACCEL_BUFFER_GL};
 
-static void expect_error(tflaccel_status status, const char *fragment) {
-  ck_assert_msg(status != NULL, "expected an error containing \"%s\"", fragment);
-  const char *message = tflaccel_status_message(status);
-  ck_assert_msg(strstr(message, fragment) != NULL, "error \"%s\" lacks \"%s\"", message, fragment);
-  ck_assert_msg(strchr(message, '\n') == NULL, "error is not one line: %s", message);
-  tflaccel_status_free(status);
-}
-
 START_TEST(device_buffers_run_without_host_copies) {
   device_fixture fixture;
   if (!device_fixture_open(&fixture, gpu_plugins[_i], MODEL)) return;
@@ -103,12 +95,13 @@ START_TEST(device_buffers_run_without_host_copies) {
   ck_assert_int_eq(memcmp(mapped, tflaccel_tensor_buffer_data(fixture.outputs[0]),
                           tflaccel_tensor_buffer_byte_size(outputs[0])),
                    0);
-  expect_error(tflaccel_tensor_buffer_lock(outputs[0], TFLACCEL_LOCK_READ, &mapped), "locked already");
-  expect_error(tflaccel_compiled_model_run(fixture.compiled, inputs, fixture.input_count, outputs,
-                                           fixture.output_count),
-               "the buffer is locked");
+  fixture_expect_error(tflaccel_tensor_buffer_lock(outputs[0], TFLACCEL_LOCK_READ, &mapped), -1,
+                       "locked already");
+  fixture_expect_error(tflaccel_compiled_model_run(fixture.compiled, inputs, fixture.input_count,
+                                                   outputs, fixture.output_count),
+                       -1, "the buffer is locked");
   ck_assert_ptr_null(tflaccel_tensor_buffer_unlock(outputs[0]));
-  expect_error(tflaccel_tensor_buffer_unlock(outputs[0]), "not locked");
+  fixture_expect_error(tflaccel_tensor_buffer_unlock(outputs[0]), -1, "not locked");
   device_fixture_destroy_buffers(inputs, fixture.input_count);
   device_fixture_destroy_buffers(outputs, fixture.output_count);
   printf("%s: device buffers: outputs equal the host run's, 0 host copies\n", gpu_plugins[_i]);
@@ -161,7 +154,7 @@ START_TEST(async_runs_signal_their_outputs) {
   nanosleep(&pause, NULL);
   ck_assert_int_eq(tflaccel_tensor_event_is_signaled(done), 0);
   ck_assert_ptr_null(tflaccel_tensor_event_signal(ready));
-  expect_error(tflaccel_tensor_event_signal(ready), "signalled already");
+  fixture_expect_error(tflaccel_tensor_event_signal(ready), -1, "signalled already");
   tflaccel_status status = tflaccel_tensor_event_wait(done);
   ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
   tflaccel_tensor_event_destroy(done);
@@ -201,11 +194,13 @@ START_TEST(bad_device_buffers_are_refused) {
   if (!device_fixture_open(&fixture, gpu_plugins[_i], MODEL)) return;
   int32_t other = gpu_types[(_i + 1) % 3];
   tflaccel_tensor_buffer *buffer = NULL;
-  expect_error(tflaccel_compiled_model_create_input_device_buffer(fixture.compiled, 0, other, &buffer),
-               "takes host and");
+  fixture_expect_error(
+      tflaccel_compiled_model_create_input_device_buffer(fixture.compiled, 0, other, &buffer), -1,
+      "takes host and");
   ck_assert_ptr_null(buffer);
-  expect_error(tflaccel_compiled_model_create_input_device_buffer(fixture.compiled, 99, other, &buffer),
-               "out of range");
+  fixture_expect_error(
+      tflaccel_compiled_model_create_input_device_buffer(fixture.compiled, 99, other, &buffer), -1,
+      "out of range");
   tflaccel_tensor_buffer *device_input = NULL;
   ck_assert_ptr_null(tflaccel_compiled_model_create_input_device_buffer(fixture.compiled, 0,
                                                                         gpu_types[_i], &device_input));
@@ -214,20 +209,24 @@ START_TEST(bad_device_buffers_are_refused) {
   /* Wrapping: wrong type, size, offset alignment. */
   tflaccel_native_buffer wrong = native;
   wrong.type = other;
-  expect_error(tflaccel_compiled_model_wrap_input_buffer(fixture.compiled, 0, &wrong, &buffer),
-               "but it is read by");
+  fixture_expect_error(
+      tflaccel_compiled_model_wrap_input_buffer(fixture.compiled, 0, &wrong, &buffer), -1,
+      "but it is read by");
   wrong = native;
   wrong.size = native.size - 4;
-  expect_error(tflaccel_compiled_model_wrap_input_buffer(fixture.compiled, 0, &wrong, &buffer),
-               "bytes, the float32 tensor");
+  fixture_expect_error(
+      tflaccel_compiled_model_wrap_input_buffer(fixture.compiled, 0, &wrong, &buffer), -1,
+      "bytes, the float32 tensor");
   wrong = native;
   wrong.offset = 2;
-  expect_error(tflaccel_compiled_model_wrap_input_buffer(fixture.compiled, 0, &wrong, &buffer),
-               "is not a multiple of");
+  fixture_expect_error(
+      tflaccel_compiled_model_wrap_input_buffer(fixture.compiled, 0, &wrong, &buffer), -1,
+      "is not a multiple of");
   wrong = native;
   wrong.type = TFLACCEL_BUFFER_HOST;
-  expect_error(tflaccel_compiled_model_wrap_input_buffer(fixture.compiled, 0, &wrong, &buffer),
-               "tflaccel_tensor_buffer_wrap_host");
+  fixture_expect_error(
+      tflaccel_compiled_model_wrap_input_buffer(fixture.compiled, 0, &wrong, &buffer), -1,
+      "tflaccel_tensor_buffer_wrap_host");
   /* A dma-buf fd that is none (stdin): the plugin names what it lacks or refuses. */
   wrong = native;
   wrong.type = TFLACCEL_BUFFER_DMABUF;
@@ -243,12 +242,13 @@ START_TEST(bad_device_buffers_are_refused) {
   memcpy(inputs, fixture.inputs, sizeof inputs);
   memcpy(outputs, fixture.outputs, sizeof outputs);
   outputs[0] = device_input;
-  expect_error(tflaccel_compiled_model_run(fixture.compiled, inputs, fixture.input_count, outputs,
-                                           fixture.output_count),
-               "output 0");
-  expect_error(tflaccel_compiled_model_run_async(fixture.compiled, inputs, fixture.input_count,
-                                                 outputs, fixture.output_count),
-               "output 0");
+  fixture_expect_error(tflaccel_compiled_model_run(fixture.compiled, inputs, fixture.input_count,
+                                                   outputs, fixture.output_count),
+                       -1, "output 0");
+  fixture_expect_error(
+      tflaccel_compiled_model_run_async(fixture.compiled, inputs, fixture.input_count, outputs,
+                                        fixture.output_count),
+      -1, "output 0");
 
   /* A buffer of this plugin's device given to a model that runs on cpu_ref. */
   device_fixture on_cpu;
@@ -258,14 +258,14 @@ START_TEST(bad_device_buffers_are_refused) {
   ck_assert_uint_eq(wanted.type_count, 1);
   ck_assert_ptr_null(wanted.accelerator);
   tflaccel_native_device device = {.struct_size = sizeof device};
-  expect_error(tflaccel_compiled_model_native_device(on_cpu.compiled, 0, 0, &device),
-               "host buffers only");
+  fixture_expect_error(tflaccel_compiled_model_native_device(on_cpu.compiled, 0, 0, &device), -1,
+                       "host buffers only");
   memcpy(inputs, on_cpu.inputs, sizeof inputs);
   inputs[0] = device_input;
-  expect_error(tflaccel_compiled_model_run(on_cpu.compiled, inputs, on_cpu.input_count, on_cpu.outputs,
-                                           on_cpu.output_count),
-               "it takes host buffers only");
-  expect_error(tflaccel_tensor_buffer_native(on_cpu.inputs[0], &native), "host buffer");
+  fixture_expect_error(tflaccel_compiled_model_run(on_cpu.compiled, inputs, on_cpu.input_count,
+                                                   on_cpu.outputs, on_cpu.output_count),
+                       -1, "it takes host buffers only");
+  fixture_expect_error(tflaccel_tensor_buffer_native(on_cpu.inputs[0], &native), -1, "host buffer");
   tflaccel_tensor_buffer_destroy(device_input);
   device_fixture_close(&on_cpu);
   device_fixture_close(&fixture);
@@ -273,15 +273,15 @@ START_TEST(bad_device_buffers_are_refused) {
 END_TEST
 
 START_TEST(events_and_locks_check_arguments) {
-  expect_error(tflaccel_tensor_event_wait(NULL), "NULL");
-  expect_error(tflaccel_tensor_event_signal(NULL), "NULL");
+  fixture_expect_error(tflaccel_tensor_event_wait(NULL), -1, "NULL");
+  fixture_expect_error(tflaccel_tensor_event_signal(NULL), -1, "NULL");
   ck_assert_int_eq(tflaccel_tensor_event_is_signaled(NULL), -1);
   tflaccel_tensor_event_destroy(NULL);
   int32_t shape[2] = {2, 3};
   tflaccel_tensor_buffer *buffer = NULL;
   ck_assert_ptr_null(tflaccel_tensor_buffer_create(TFLACCEL_DTYPE_FLOAT32, 2, shape, &buffer));
   void *data = NULL;
-  expect_error(tflaccel_tensor_buffer_lock(buffer, 7, &data), "mode 7");
+  fixture_expect_error(tflaccel_tensor_buffer_lock(buffer, 7, &data), -1, "mode 7");
   ck_assert_ptr_null(tflaccel_tensor_buffer_lock(buffer, TFLACCEL_LOCK_READ_WRITE, &data));
   ck_assert_ptr_eq(data, tflaccel_tensor_buffer_data(buffer));
   ck_assert_ptr_null(tflaccel_tensor_buffer_unlock(buffer));

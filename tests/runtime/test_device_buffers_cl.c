@@ -20,13 +20,6 @@
 
 #define OFFSET 256 /* a multiple of every alignment asked for here */
 
-static void expect_error(tflaccel_status status, const char *fragment) {
-  ck_assert_msg(status != NULL, "expected an error containing \"%s\"", fragment);
-  ck_assert_msg(strstr(tflaccel_status_message(status), fragment) != NULL, "error \"%s\" lacks \"%s\"",
-                tflaccel_status_message(status), fragment);
-  tflaccel_status_free(status);
-}
-
 START_TEST(application_cl_mem_runs_in_place) {
   device_fixture fixture;
   if (!device_fixture_open(&fixture, "gpu_cl", "selfie_segmentation.tflite")) return;
@@ -85,8 +78,9 @@ START_TEST(application_cl_mem_runs_in_place) {
   native.handle = (uint64_t)(uintptr_t)output_memory;
   native.size = input_size;
   tflaccel_tensor_buffer *refused = NULL;
-  expect_error(tflaccel_compiled_model_wrap_input_buffer(fixture.compiled, 0, &native, &refused),
-               "the cl_mem holds");
+  fixture_expect_error(
+      tflaccel_compiled_model_wrap_input_buffer(fixture.compiled, 0, &native, &refused), -1,
+      "the cl_mem holds");
   ck_assert_ptr_null(refused);
   /* Of another context. */
   cl_context other = clCreateContext(NULL, 1, &cl_device, NULL, NULL, &error);
@@ -95,8 +89,9 @@ START_TEST(application_cl_mem_runs_in_place) {
   ck_assert_int_eq(error, CL_SUCCESS);
   native.handle = (uint64_t)(uintptr_t)foreign;
   native.size = input_size;
-  expect_error(tflaccel_compiled_model_wrap_input_buffer(fixture.compiled, 0, &native, &refused),
-               "another cl_context");
+  fixture_expect_error(
+      tflaccel_compiled_model_wrap_input_buffer(fixture.compiled, 0, &native, &refused), -1,
+      "another cl_context");
   ck_assert_ptr_null(refused);
   clReleaseMemObject(foreign);
   clReleaseContext(other);

@@ -21,13 +21,6 @@
 
 #define OFFSET 256
 
-static void expect_error(tflaccel_status status, const char *fragment) {
-  ck_assert_msg(status != NULL, "expected an error containing \"%s\"", fragment);
-  ck_assert_msg(strstr(tflaccel_status_message(status), fragment) != NULL, "error \"%s\" lacks \"%s\"",
-                tflaccel_status_message(status), fragment);
-  tflaccel_status_free(status);
-}
-
 /* A GLES 3.1 context of the application sharing with `shared`, current on
  * this thread. */
 static EGLContext make_shared_context(EGLDisplay display, EGLContext shared) {
@@ -106,11 +99,13 @@ START_TEST(application_gl_buffer_runs_in_place) {
   tflaccel_tensor_buffer *refused = NULL;
   native.handle = output_name; /* holds less than the input needs */
   native.size = input_size;
-  expect_error(tflaccel_compiled_model_wrap_input_buffer(fixture.compiled, 0, &native, &refused),
-               "bytes, it needs");
+  fixture_expect_error(
+      tflaccel_compiled_model_wrap_input_buffer(fixture.compiled, 0, &native, &refused), -1,
+      "bytes, it needs");
   native.handle = 999999; /* no buffer */
-  expect_error(tflaccel_compiled_model_wrap_input_buffer(fixture.compiled, 0, &native, &refused),
-               "is not a GL buffer of the accelerator's share group");
+  fixture_expect_error(
+      tflaccel_compiled_model_wrap_input_buffer(fixture.compiled, 0, &native, &refused), -1,
+      "is not a GL buffer of the accelerator's share group");
   ck_assert_ptr_null(refused);
 
   glDeleteBuffers(1, &input_name);

@@ -28,14 +28,6 @@
 
 #define MODEL "hand_recrop.tflite"
 
-static void expect_error(tflaccel_status status, const char *fragment) {
-  ck_assert_msg(status != NULL, "expected an error containing \"%s\"", fragment);
-  const char *message = tflaccel_status_message(status);
-  ck_assert_msg(strstr(message, fragment) != NULL, "error \"%s\" lacks \"%s\"", message, fragment);
-  ck_assert_msg(strchr(message, '\n') == NULL, "error is not one line: %s", message);
-  tflaccel_status_free(status);
-}
-
 static void expect_ok(tflaccel_status status) {
   ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
 }
@@ -204,7 +196,7 @@ static void import_into(const char *plugin, int32_t buffer_type, const char *ext
         tflaccel_compiled_model_wrap_input_buffer(importer.compiled, 0, &source.fds[0], &buffer);
     ck_assert_ptr_null(buffer);
     printf("skipped: %s\n", tflaccel_status_message(status));
-    expect_error(status, extension);
+    fixture_expect_error(status, -1, extension);
   } else if (!same_memory(&device, &source.device)) {
     printf("skipped: %s\n", why_not);
   } else {
@@ -247,7 +239,8 @@ END_TEST
 static void expect_wrap_error(tflaccel_compiled_model *compiled, const tflaccel_native_buffer *fd,
                               const char *fragment) {
   tflaccel_tensor_buffer *buffer = NULL;
-  expect_error(tflaccel_compiled_model_wrap_input_buffer(compiled, 0, fd, &buffer), fragment);
+  fixture_expect_error(tflaccel_compiled_model_wrap_input_buffer(compiled, 0, fd, &buffer), -1,
+                       fragment);
   ck_assert_ptr_null(buffer);
 }
 
@@ -290,19 +283,22 @@ START_TEST(bad_external_memory_is_refused) {
   /* Exports: only external memory types, only device buffers, only the
    * accelerator's own (not an import of someone else's). */
   tflaccel_native_buffer native = {.struct_size = sizeof native};
-  expect_error(tflaccel_tensor_buffer_export(source.inputs[0], TFLACCEL_BUFFER_VULKAN, &native),
-               "not external memory");
-  expect_error(tflaccel_tensor_buffer_export(source.inputs[0], TFLACCEL_BUFFER_DMABUF, &native),
-               "VK_EXT_external_memory_dma_buf");
-  expect_error(tflaccel_tensor_buffer_export(source.fixture.inputs[0], TFLACCEL_BUFFER_OPAQUE_FD,
-                                             &native),
-               "host buffer");
-  expect_error(tflaccel_tensor_buffer_export(NULL, TFLACCEL_BUFFER_OPAQUE_FD, &native), "NULL");
+  fixture_expect_error(
+      tflaccel_tensor_buffer_export(source.inputs[0], TFLACCEL_BUFFER_VULKAN, &native), -1,
+      "not external memory");
+  fixture_expect_error(
+      tflaccel_tensor_buffer_export(source.inputs[0], TFLACCEL_BUFFER_DMABUF, &native), -1,
+      "VK_EXT_external_memory_dma_buf");
+  fixture_expect_error(
+      tflaccel_tensor_buffer_export(source.fixture.inputs[0], TFLACCEL_BUFFER_OPAQUE_FD, &native),
+      -1, "host buffer");
+  fixture_expect_error(tflaccel_tensor_buffer_export(NULL, TFLACCEL_BUFFER_OPAQUE_FD, &native), -1,
+                       "NULL");
   tflaccel_tensor_buffer *imported = NULL;
   expect_ok(tflaccel_compiled_model_wrap_input_buffer(importer.compiled, 0, &source.fds[0],
                                                       &imported));
-  expect_error(tflaccel_tensor_buffer_export(imported, TFLACCEL_BUFFER_OPAQUE_FD, &native),
-               "only buffers gpu_vk made");
+  fixture_expect_error(tflaccel_tensor_buffer_export(imported, TFLACCEL_BUFFER_OPAQUE_FD, &native),
+                       -1, "only buffers gpu_vk made");
   tflaccel_tensor_buffer_destroy(imported);
   ck_assert_int_eq(open_fd_count(), fds_open);
 

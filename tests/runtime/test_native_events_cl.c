@@ -44,16 +44,6 @@
 
 #define MODEL "hand_recrop.tflite"
 
-static void expect_error(tflaccel_status status, int32_t code, const char *fragment) {
-  ck_assert_msg(status != NULL, "expected an error containing \"%s\"", fragment);
-  const char *message = tflaccel_status_message(status);
-  ck_assert_msg(strstr(message, fragment) != NULL, "error \"%s\" lacks \"%s\"", message, fragment);
-  ck_assert_msg(strchr(message, '\n') == NULL, "error is not one line: %s", message);
-  ck_assert_msg((int32_t)tflaccel_status_code_of(status) == code, "error \"%s\" has code %d, not %d", message,
-                (int)tflaccel_status_code_of(status), (int)code);
-  tflaccel_status_free(status);
-}
-
 typedef struct cl_setup {
   device_fixture fixture;
   cl_context context;
@@ -125,10 +115,12 @@ START_TEST(queued_runs_export_cl_events) {
       ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
       /* gpu_cl exports cl_event only. */
       tflaccel_native_event other = {.struct_size = sizeof other};
-      expect_error(tflaccel_tensor_event_get_native(event, TFLACCEL_NATIVE_EVENT_SYNC_FILE_FD, &other),
-                   TFLACCEL_UNSUPPORTED, "cl_khr_external_semaphore_sync_fd");
-      expect_error(tflaccel_tensor_event_get_native(event, TFLACCEL_NATIVE_EVENT_VULKAN_FENCE, &other),
-                   TFLACCEL_UNSUPPORTED, "no VkFence events");
+      fixture_expect_error(
+          tflaccel_tensor_event_get_native(event, TFLACCEL_NATIVE_EVENT_SYNC_FILE_FD, &other),
+          TFLACCEL_UNSUPPORTED, "cl_khr_external_semaphore_sync_fd");
+      fixture_expect_error(
+          tflaccel_tensor_event_get_native(event, TFLACCEL_NATIVE_EVENT_VULKAN_FENCE, &other),
+          TFLACCEL_UNSUPPORTED, "no VkFence events");
       tflaccel_tensor_event_destroy(event);
       device_fixture_check_output(fixture, o, setup.outputs[o]);
     }
@@ -158,8 +150,9 @@ START_TEST(queued_runs_export_cl_events) {
   tflaccel_tensor_event *host_event = NULL;
   ck_assert_ptr_null(tflaccel_tensor_buffer_get_event(host_outputs[0], &host_event));
   tflaccel_native_event native = {.struct_size = sizeof native};
-  expect_error(tflaccel_tensor_event_get_native(host_event, TFLACCEL_NATIVE_EVENT_NONE, &native),
-               TFLACCEL_UNSUPPORTED, "has no native object");
+  fixture_expect_error(
+      tflaccel_tensor_event_get_native(host_event, TFLACCEL_NATIVE_EVENT_NONE, &native),
+      TFLACCEL_UNSUPPORTED, "has no native object");
   ck_assert_ptr_null(tflaccel_tensor_event_wait(host_event));
   tflaccel_tensor_event_destroy(host_event);
   for (uint32_t o = 0; o < fixture->output_count; ++o) {
@@ -271,12 +264,12 @@ START_TEST(application_semaphore_fd_gates_the_run) {
   tflaccel_tensor_event *ready = NULL;
   int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
   ck_assert_int_ge(null_fd, 0);
-  expect_error(wrap_fd(&setup, null_fd, 1, &ready), TFLACCEL_UNSUPPORTED,
-               "cl_khr_semaphore has no timeline semaphores");
+  fixture_expect_error(wrap_fd(&setup, null_fd, 1, &ready), TFLACCEL_UNSUPPORTED,
+                       "cl_khr_semaphore has no timeline semaphores");
   if (!device_has_extension(&setup, "cl_khr_external_semaphore_opaque_fd") ||
       !device_has_extension(&setup, "cl_khr_semaphore")) {
-    expect_error(wrap_fd(&setup, null_fd, 0, &ready), TFLACCEL_UNSUPPORTED,
-                 "no opaque semaphore fd events: the OpenCL driver lacks cl_khr_");
+    fixture_expect_error(wrap_fd(&setup, null_fd, 0, &ready), TFLACCEL_UNSUPPORTED,
+                         "no opaque semaphore fd events: the OpenCL driver lacks cl_khr_");
     ck_assert_int_eq(close(null_fd), 0); /* still the test's */
     printf("gpu_cl: skipped: cl_khr_external_semaphore_opaque_fd not offered by the OpenCL "
            "driver (wrapping an opaque fd refused naming it; a timeline value refused)\n");
@@ -346,29 +339,35 @@ START_TEST(bad_native_events_are_refused) {
   tflaccel_native_event native = {.struct_size = sizeof native,
                                   .type = TFLACCEL_NATIVE_EVENT_OPENCL,
                                   .handle = 0};
-  expect_error(tflaccel_tensor_event_create_from_native(environment, "gpu_cl", &native, &event),
-               TFLACCEL_INVALID_ARGUMENT, "NULL cl_event");
+  fixture_expect_error(
+      tflaccel_tensor_event_create_from_native(environment, "gpu_cl", &native, &event),
+      TFLACCEL_INVALID_ARGUMENT, "NULL cl_event");
   ck_assert_ptr_null(event);
   native.type = 99;
   native.handle = 1;
-  expect_error(tflaccel_tensor_event_create_from_native(environment, "gpu_cl", &native, &event),
-               TFLACCEL_INVALID_ARGUMENT, "unknown native event type 99");
+  fixture_expect_error(
+      tflaccel_tensor_event_create_from_native(environment, "gpu_cl", &native, &event),
+      TFLACCEL_INVALID_ARGUMENT, "unknown native event type 99");
   native.type = TFLACCEL_NATIVE_EVENT_VULKAN_FENCE;
-  expect_error(tflaccel_tensor_event_create_from_native(environment, "gpu_cl", &native, &event),
-               TFLACCEL_UNSUPPORTED, "no VkFence events");
+  fixture_expect_error(
+      tflaccel_tensor_event_create_from_native(environment, "gpu_cl", &native, &event),
+      TFLACCEL_UNSUPPORTED, "no VkFence events");
   native.type = TFLACCEL_NATIVE_EVENT_SYNC_FILE_FD;
-  expect_error(tflaccel_tensor_event_create_from_native(environment, "gpu_cl", &native, &event),
-               TFLACCEL_UNSUPPORTED, "cl_khr_external_semaphore_sync_fd");
+  fixture_expect_error(
+      tflaccel_tensor_event_create_from_native(environment, "gpu_cl", &native, &event),
+      TFLACCEL_UNSUPPORTED, "cl_khr_external_semaphore_sync_fd");
   native.struct_size = 8;
   native.type = TFLACCEL_NATIVE_EVENT_OPENCL;
-  expect_error(tflaccel_tensor_event_create_from_native(environment, "gpu_cl", &native, &event),
-               TFLACCEL_INVALID_ARGUMENT, "struct_size 8 is too small");
+  fixture_expect_error(
+      tflaccel_tensor_event_create_from_native(environment, "gpu_cl", &native, &event),
+      TFLACCEL_INVALID_ARGUMENT, "struct_size 8 is too small");
   native.struct_size = sizeof native;
-  expect_error(tflaccel_tensor_event_create_from_native(environment, "no_such_plugin", &native,
-                                                        &event),
-               TFLACCEL_INVALID_ARGUMENT, "no accelerator named 'no_such_plugin'");
-  expect_error(tflaccel_tensor_event_create_from_native(environment, "gpu_cl", NULL, &event),
-               TFLACCEL_INVALID_ARGUMENT, "NULL argument");
+  fixture_expect_error(
+      tflaccel_tensor_event_create_from_native(environment, "no_such_plugin", &native, &event),
+      TFLACCEL_INVALID_ARGUMENT, "no accelerator named 'no_such_plugin'");
+  fixture_expect_error(
+      tflaccel_tensor_event_create_from_native(environment, "gpu_cl", NULL, &event),
+      TFLACCEL_INVALID_ARGUMENT, "NULL argument");
   /* A cl_event of another cl_context on the same device. */
   cl_device_id device = NULL;
   ck_assert_int_eq(
@@ -379,8 +378,9 @@ START_TEST(bad_native_events_are_refused) {
   cl_event foreign = clCreateUserEvent(other, &error);
   ck_assert_int_eq(error, CL_SUCCESS);
   native.handle = (uint64_t)(uintptr_t)foreign;
-  expect_error(tflaccel_tensor_event_create_from_native(environment, "gpu_cl", &native, &event),
-               TFLACCEL_INVALID_ARGUMENT, "another cl_context");
+  fixture_expect_error(
+      tflaccel_tensor_event_create_from_native(environment, "gpu_cl", &native, &event),
+      TFLACCEL_INVALID_ARGUMENT, "another cl_context");
   ck_assert_ptr_null(event);
   ck_assert_int_eq(clSetUserEventStatus(foreign, CL_COMPLETE), CL_SUCCESS);
   ck_assert_int_eq(clReleaseEvent(foreign), CL_SUCCESS);
@@ -388,10 +388,10 @@ START_TEST(bad_native_events_are_refused) {
   /* The core's own events have no native object. */
   ck_assert_ptr_null(tflaccel_tensor_event_create(&event));
   ck_assert_ptr_null(tflaccel_tensor_event_signal(event));
-  expect_error(tflaccel_tensor_event_get_native(event, TFLACCEL_NATIVE_EVENT_NONE, &native),
-               TFLACCEL_UNSUPPORTED, "has no native object");
-  expect_error(tflaccel_tensor_event_get_native(NULL, TFLACCEL_NATIVE_EVENT_NONE, &native),
-               TFLACCEL_INVALID_ARGUMENT, "NULL argument");
+  fixture_expect_error(tflaccel_tensor_event_get_native(event, TFLACCEL_NATIVE_EVENT_NONE, &native),
+                       TFLACCEL_UNSUPPORTED, "has no native object");
+  fixture_expect_error(tflaccel_tensor_event_get_native(NULL, TFLACCEL_NATIVE_EVENT_NONE, &native),
+                       TFLACCEL_INVALID_ARGUMENT, "NULL argument");
   tflaccel_tensor_event_destroy(event);
   printf("gpu_cl: bad native events refused in one line\n");
   close_setup(&setup);

@@ -44,16 +44,6 @@
 
 #define MODEL "hand_recrop.tflite"
 
-static void expect_error(tflaccel_status status, int32_t code, const char *fragment) {
-  ck_assert_msg(status != NULL, "expected an error containing \"%s\"", fragment);
-  const char *message = tflaccel_status_message(status);
-  ck_assert_msg(strstr(message, fragment) != NULL, "error \"%s\" lacks \"%s\"", message, fragment);
-  ck_assert_msg(strchr(message, '\n') == NULL, "error is not one line: %s", message);
-  ck_assert_msg((int32_t)tflaccel_status_code_of(status) == code, "error \"%s\" has code %d, not %d",
-                message, (int)tflaccel_status_code_of(status), (int)code);
-  tflaccel_status_free(status);
-}
-
 static int has_extension(EGLDisplay display, const char *name) {
   const char *extensions = eglQueryString(display, EGL_EXTENSIONS);
   size_t length = strlen(name);
@@ -140,17 +130,18 @@ START_TEST(queued_runs_export_gl_syncs) {
                                     EGL_FOREVER_KHR);
         ck_assert_int_eq(result, EGL_CONDITION_SATISFIED_KHR);
       } else {
-        expect_error(status, TFLACCEL_UNSUPPORTED, "EGL_KHR_fence_sync");
+        fixture_expect_error(status, TFLACCEL_UNSUPPORTED, "EGL_KHR_fence_sync");
       }
       status = tflaccel_tensor_event_get_native(event, TFLACCEL_NATIVE_EVENT_SYNC_FILE_FD, &exported);
       if (has_native_fence) {
         ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
         ck_assert_int_ge((int)exported.handle, 0);
       } else {
-        expect_error(status, TFLACCEL_UNSUPPORTED, "EGL_ANDROID_native_fence_sync");
+        fixture_expect_error(status, TFLACCEL_UNSUPPORTED, "EGL_ANDROID_native_fence_sync");
       }
-      expect_error(tflaccel_tensor_event_get_native(event, TFLACCEL_NATIVE_EVENT_VULKAN_FENCE, &exported),
-                   TFLACCEL_UNSUPPORTED, "no VkFence events");
+      fixture_expect_error(
+          tflaccel_tensor_event_get_native(event, TFLACCEL_NATIVE_EVENT_VULKAN_FENCE, &exported),
+          TFLACCEL_UNSUPPORTED, "no VkFence events");
       status = tflaccel_tensor_event_wait(event);
       ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
       ck_assert_int_eq(tflaccel_tensor_event_is_signaled(event), 1);
@@ -201,19 +192,18 @@ START_TEST(application_gl_fence_gates_the_run) {
   glDeleteSync(fence);
 
   native.handle = 12345; /* no sync object */
-  expect_error(tflaccel_tensor_event_create_from_native(fixture->environment, "gpu_gl", &native,
-                                                        &ready),
-               TFLACCEL_INVALID_ARGUMENT, "not a GLsync of the accelerator's share group");
+  fixture_expect_error(
+      tflaccel_tensor_event_create_from_native(fixture->environment, "gpu_gl", &native, &ready),
+      TFLACCEL_INVALID_ARGUMENT, "not a GLsync of the accelerator's share group");
   native.type = TFLACCEL_NATIVE_EVENT_VULKAN_FENCE;
-  expect_error(tflaccel_tensor_event_create_from_native(fixture->environment, "gpu_gl", &native,
-                                                        &ready),
-               TFLACCEL_UNSUPPORTED,
-               "gpu_gl waits on GLsync, EGLSyncKHR and opaque semaphore fds only");
+  fixture_expect_error(
+      tflaccel_tensor_event_create_from_native(fixture->environment, "gpu_gl", &native, &ready),
+      TFLACCEL_UNSUPPORTED, "gpu_gl waits on GLsync, EGLSyncKHR and opaque semaphore fds only");
   native.type = TFLACCEL_NATIVE_EVENT_GL_SYNC;
   native.handle = 0;
-  expect_error(tflaccel_tensor_event_create_from_native(fixture->environment, "gpu_gl", &native,
-                                                        &ready),
-               TFLACCEL_INVALID_ARGUMENT, "NULL GLsync");
+  fixture_expect_error(
+      tflaccel_tensor_event_create_from_native(fixture->environment, "gpu_gl", &native, &ready),
+      TFLACCEL_INVALID_ARGUMENT, "NULL GLsync");
   ck_assert_ptr_null(ready);
   printf("gpu_gl: an application's GL fence gated a queued run; bad events refused in one line\n");
   close_setup(&setup);
@@ -313,8 +303,8 @@ START_TEST(application_egl_sync_gates_the_run) {
       (PFNEGLGETSYNCATTRIBKHRPROC)eglGetProcAddress("eglGetSyncAttribKHR");
   if (!has_extension(setup.display, "EGL_KHR_fence_sync") ||
       !has_extension(setup.display, "EGL_KHR_wait_sync") || create_sync == NULL) {
-    expect_error(wrap(&setup, TFLACCEL_NATIVE_EVENT_EGL_SYNC, 12345, 0, &ready),
-                 TFLACCEL_UNSUPPORTED, "EGL_KHR_fence_sync or EGL_KHR_wait_sync");
+    fixture_expect_error(wrap(&setup, TFLACCEL_NATIVE_EVENT_EGL_SYNC, 12345, 0, &ready),
+                         TFLACCEL_UNSUPPORTED, "EGL_KHR_fence_sync or EGL_KHR_wait_sync");
     printf("gpu_gl: skipped: EGL_KHR_fence_sync and EGL_KHR_wait_sync not both offered by the "
            "EGL display; wrapping an EGLSyncKHR refused naming them\n");
     close_setup(&setup);
@@ -338,8 +328,9 @@ START_TEST(application_egl_sync_gates_the_run) {
   ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
   ck_assert_int_eq(exported.type, TFLACCEL_NATIVE_EVENT_EGL_SYNC);
   ck_assert_uint_eq(exported.handle, (uint64_t)(uintptr_t)sync);
-  expect_error(tflaccel_tensor_event_get_native(ready, TFLACCEL_NATIVE_EVENT_GL_SYNC, &exported),
-               TFLACCEL_UNSUPPORTED, "an application's EGLSyncKHR exports as itself only");
+  fixture_expect_error(
+      tflaccel_tensor_event_get_native(ready, TFLACCEL_NATIVE_EVENT_GL_SYNC, &exported),
+      TFLACCEL_UNSUPPORTED, "an application's EGLSyncKHR exports as itself only");
   tflaccel_tensor_event_destroy(ready);
   ready = NULL;
   /* Borrowed: still the application's. */
@@ -348,17 +339,18 @@ START_TEST(application_egl_sync_gates_the_run) {
   ck_assert_int_eq(signalled, EGL_SIGNALED_KHR);
   ck_assert(destroy_sync(setup.display, sync));
 
-  expect_error(wrap(&setup, TFLACCEL_NATIVE_EVENT_EGL_SYNC, 12345, 0, &ready),
-               TFLACCEL_INVALID_ARGUMENT, "not an EGLSyncKHR of the accelerator's EGLDisplay");
-  expect_error(wrap(&setup, TFLACCEL_NATIVE_EVENT_EGL_SYNC, 0, 0, &ready),
-               TFLACCEL_INVALID_ARGUMENT, "NULL EGLSyncKHR");
+  fixture_expect_error(wrap(&setup, TFLACCEL_NATIVE_EVENT_EGL_SYNC, 12345, 0, &ready),
+                       TFLACCEL_INVALID_ARGUMENT,
+                       "not an EGLSyncKHR of the accelerator's EGLDisplay");
+  fixture_expect_error(wrap(&setup, TFLACCEL_NATIVE_EVENT_EGL_SYNC, 0, 0, &ready),
+                       TFLACCEL_INVALID_ARGUMENT, "NULL EGLSyncKHR");
   EGLDisplay other = EGL_NO_DISPLAY;
   EGLSyncKHR foreign = EGL_NO_SYNC_KHR;
   int has_other = other_display_sync(&setup, &other, &foreign);
   if (has_other) {
-    expect_error(wrap(&setup, TFLACCEL_NATIVE_EVENT_EGL_SYNC, (uint64_t)(uintptr_t)foreign, 0,
-                      &ready),
-                 TFLACCEL_INVALID_ARGUMENT, "not an EGLSyncKHR of the accelerator's EGLDisplay");
+    fixture_expect_error(
+        wrap(&setup, TFLACCEL_NATIVE_EVENT_EGL_SYNC, (uint64_t)(uintptr_t)foreign, 0, &ready),
+        TFLACCEL_INVALID_ARGUMENT, "not an EGLSyncKHR of the accelerator's EGLDisplay");
     ck_assert(destroy_sync(other, foreign));
     ck_assert(eglTerminate(other));
   }
@@ -389,8 +381,8 @@ START_TEST(application_semaphore_fd_gates_the_run) {
   if (!has_gl_extension("GL_EXT_semaphore_fd")) {
     int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     ck_assert_int_ge(fd, 0);
-    expect_error(wrap(&setup, TFLACCEL_NATIVE_EVENT_OPAQUE_FD, (uint64_t)fd, 0, &ready),
-                 TFLACCEL_UNSUPPORTED, "lacks GL_EXT_semaphore_fd");
+    fixture_expect_error(wrap(&setup, TFLACCEL_NATIVE_EVENT_OPAQUE_FD, (uint64_t)fd, 0, &ready),
+                         TFLACCEL_UNSUPPORTED, "lacks GL_EXT_semaphore_fd");
     ck_assert_int_eq(close(fd), 0); /* still the test's */
     printf("gpu_gl: skipped: GL_EXT_semaphore_fd not offered by %s (wrapping an opaque fd "
            "refused naming it)\n",
@@ -409,8 +401,8 @@ START_TEST(application_semaphore_fd_gates_the_run) {
     if (timeline && !has_gl_extension("GL_NV_timeline_semaphore")) {
       int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
       ck_assert_int_ge(fd, 0);
-      expect_error(wrap(&setup, TFLACCEL_NATIVE_EVENT_OPAQUE_FD, (uint64_t)fd, 1, &ready),
-                   TFLACCEL_UNSUPPORTED, "GL_NV_timeline_semaphore");
+      fixture_expect_error(wrap(&setup, TFLACCEL_NATIVE_EVENT_OPAQUE_FD, (uint64_t)fd, 1, &ready),
+                           TFLACCEL_UNSUPPORTED, "GL_NV_timeline_semaphore");
       ck_assert_int_eq(close(fd), 0);
       printf("gpu_gl: skipped: GL_NV_timeline_semaphore not offered by %s (a timeline value "
              "refused naming it)\n",

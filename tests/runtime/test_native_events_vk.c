@@ -41,16 +41,6 @@
 
 #define MODEL "hand_recrop.tflite"
 
-static void expect_error(tflaccel_status status, int32_t code, const char *fragment) {
-  ck_assert_msg(status != NULL, "expected an error containing \"%s\"", fragment);
-  const char *message = tflaccel_status_message(status);
-  ck_assert_msg(strstr(message, fragment) != NULL, "error \"%s\" lacks \"%s\"", message, fragment);
-  ck_assert_msg(strchr(message, '\n') == NULL, "error is not one line: %s", message);
-  ck_assert_msg((int32_t)tflaccel_status_code_of(status) == code, "error \"%s\" has code %d, not %d",
-                message, (int)tflaccel_status_code_of(status), (int)code);
-  tflaccel_status_free(status);
-}
-
 /* What the driver offers gpu_vk's device, as the test finds it itself. */
 typedef struct vk_offers {
   int timeline;              /* VK_KHR_timeline_semaphore */
@@ -226,8 +216,9 @@ static void queued_runs_on(int mirrored) {
       status = tflaccel_tensor_event_wait(event);
       ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
       tflaccel_native_event other = {.struct_size = sizeof other};
-      expect_error(tflaccel_tensor_event_get_native(event, TFLACCEL_NATIVE_EVENT_GL_SYNC, &other),
-                   TFLACCEL_UNSUPPORTED, "no GLsync events");
+      fixture_expect_error(
+          tflaccel_tensor_event_get_native(event, TFLACCEL_NATIVE_EVENT_GL_SYNC, &other),
+          TFLACCEL_UNSUPPORTED, "no GLsync events");
       tflaccel_tensor_event_destroy(event);
       device_fixture_check_output(fixture, o, setup.outputs[o]);
     }
@@ -298,14 +289,14 @@ START_TEST(application_fence_gates_the_run) {
   vkDestroyFence(setup.device, gate, NULL);
 
   native.handle = 0;
-  expect_error(tflaccel_tensor_event_create_from_native(fixture->environment, "gpu_vk", &native,
-                                                        &ready),
-               TFLACCEL_INVALID_ARGUMENT, "NULL VkFence");
+  fixture_expect_error(
+      tflaccel_tensor_event_create_from_native(fixture->environment, "gpu_vk", &native, &ready),
+      TFLACCEL_INVALID_ARGUMENT, "NULL VkFence");
   native.handle = 1;
   native.type = TFLACCEL_NATIVE_EVENT_OPENCL;
-  expect_error(tflaccel_tensor_event_create_from_native(fixture->environment, "gpu_vk", &native,
-                                                        &ready),
-               TFLACCEL_UNSUPPORTED, "no cl_event events");
+  fixture_expect_error(
+      tflaccel_tensor_event_create_from_native(fixture->environment, "gpu_vk", &native, &ready),
+      TFLACCEL_UNSUPPORTED, "no cl_event events");
   ck_assert_ptr_null(ready);
   printf("gpu_vk: an application's VkFence gated a queued run; bad events refused in one line\n");
   close_setup(&setup);
@@ -366,9 +357,9 @@ static void expect_wrap_error(const vk_setup *setup, int32_t type, uint64_t hand
   tflaccel_native_event native = {
       .struct_size = sizeof native, .type = type, .handle = handle, .value = value};
   tflaccel_tensor_event *event = NULL;
-  expect_error(tflaccel_tensor_event_create_from_native(setup->fixture.environment, "gpu_vk",
-                                                        &native, &event),
-               code, fragment);
+  fixture_expect_error(tflaccel_tensor_event_create_from_native(setup->fixture.environment,
+                                                                "gpu_vk", &native, &event),
+                       code, fragment);
   ck_assert_ptr_null(event);
 }
 
@@ -398,8 +389,8 @@ static void opaque_fd_round_trip(const vk_setup *setup, tflaccel_tensor_event *d
   tflaccel_status status =
       tflaccel_tensor_event_get_native(done, TFLACCEL_NATIVE_EVENT_OPAQUE_FD, &exported);
   if (!setup->offers.timeline_opaque_fd) {
-    expect_error(status, TFLACCEL_UNSUPPORTED,
-                 setup->offers.semaphore_fd ? "OPAQUE_FD" : "VK_KHR_external_semaphore_fd");
+    fixture_expect_error(status, TFLACCEL_UNSUPPORTED,
+                         setup->offers.semaphore_fd ? "OPAQUE_FD" : "VK_KHR_external_semaphore_fd");
     printf("gpu_vk: OPAQUE_FD export/import skipped: %s not offered by %s\n",
            setup->offers.semaphore_fd ? "timeline OPAQUE_FD semaphores"
                                       : "VK_KHR_external_semaphore_fd",
@@ -446,8 +437,8 @@ static void sync_file_export(const vk_setup *setup, tflaccel_tensor_event *done)
   tflaccel_status status =
       tflaccel_tensor_event_get_native(done, TFLACCEL_NATIVE_EVENT_SYNC_FILE_FD, &exported);
   if (!setup->offers.binary_sync_fd_export) {
-    expect_error(status, TFLACCEL_UNSUPPORTED,
-                 setup->offers.semaphore_fd ? "SYNC_FD" : "VK_KHR_external_semaphore_fd");
+    fixture_expect_error(status, TFLACCEL_UNSUPPORTED,
+                         setup->offers.semaphore_fd ? "SYNC_FD" : "VK_KHR_external_semaphore_fd");
     printf("gpu_vk: sync_file export skipped: %s not offered by %s\n",
            setup->offers.semaphore_fd ? "SYNC_FD export of binary semaphores"
                                       : "VK_KHR_external_semaphore_fd",
@@ -477,7 +468,7 @@ START_TEST(queued_runs_export_timeline_semaphores) {
   if (!setup.offers.timeline) {
     tflaccel_tensor_event *done = run_queued(&setup);
     tflaccel_native_event native = {.struct_size = sizeof native};
-    expect_error(
+    fixture_expect_error(
         tflaccel_tensor_event_get_native(done, TFLACCEL_NATIVE_EVENT_VULKAN_SEMAPHORE, &native),
         TFLACCEL_UNSUPPORTED, "VK_KHR_timeline_semaphore");
     wait_and_check(&setup, done);
@@ -562,8 +553,9 @@ START_TEST(application_timeline_semaphore_gates_the_run) {
   ck_assert_int_eq(native.type, TFLACCEL_NATIVE_EVENT_VULKAN_SEMAPHORE);
   ck_assert_uint_eq(native.handle, (uint64_t)(uintptr_t)semaphore);
   ck_assert_uint_eq(native.value, 2);
-  expect_error(tflaccel_tensor_event_get_native(ready, TFLACCEL_NATIVE_EVENT_OPAQUE_FD, &native),
-               TFLACCEL_UNSUPPORTED, "wrapped");
+  fixture_expect_error(
+      tflaccel_tensor_event_get_native(ready, TFLACCEL_NATIVE_EVENT_OPAQUE_FD, &native),
+      TFLACCEL_UNSUPPORTED, "wrapped");
   set_input_events(&setup, NULL);
   tflaccel_tensor_event_destroy(ready);
   /* Borrowed: still the application's to destroy. */
@@ -722,7 +714,7 @@ START_TEST(application_sync_file_gates_the_run) {
   if (fd != -1) ck_assert_int_eq(close(fd), 0);
   if (status != NULL && tflaccel_status_code_of(status) == TFLACCEL_UNSUPPORTED) {
     printf("gpu_vk: sync_file import skipped: %s\n", tflaccel_status_message(status));
-    expect_error(status, TFLACCEL_UNSUPPORTED, "SYNC_FD");
+    fixture_expect_error(status, TFLACCEL_UNSUPPORTED, "SYNC_FD");
   } else {
     ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
     gate_with(&setup, gate);
