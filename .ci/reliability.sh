@@ -12,13 +12,28 @@ done_step() { echo "=== $1 took $(( $(date +%s) - step_start )) s"; }
 
 make -s distdir distdir=_ci_src >/dev/null
 
+# The GPU drivers' own compile caches (Mesa's shader cache, PoCL's kernel
+# cache), filled by the plain make check before this script, seed the
+# sanitizer builds' test trees (tests/local.mk points the drivers at
+# tests/cache): the shaders are the same, so lavapipe, llvmpipe and PoCL
+# need not compile them again (about 300 s for the gpu_vk conformance
+# test alone when cold). tflaccel's own cache (tests/cache/tflaccel) is
+# not copied: the tests start it cold on purpose.
+seed_driver_caches() {
+  mkdir -p "$1/tests/cache"
+  for cache in mesa pocl; do
+    [ -d "$top/tests/cache/$cache" ] && cp -a "$top/tests/cache/$cache" "$1/tests/cache/"
+  done
+  return 0
+}
+
 # ASan + UBSan with LeakSanitizer: every test of make check (those that
 # load GPU drivers with the drivers kept loaded); then the corruption
 # campaign with LeakSanitizer on (cpu_ref only).
 step "ASan+UBSan build and make check"
 export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$supp/ubsan.supp"
-rm -rf _ci_asan && mkdir _ci_asan && cd _ci_asan
+rm -rf _ci_asan && mkdir _ci_asan && seed_driver_caches _ci_asan && cd _ci_asan
 ../_ci_src/configure -q --disable-python \
   CFLAGS='-fsanitize=address,undefined -fno-omit-frame-pointer -g -O1' \
   LDFLAGS='-fsanitize=address,undefined'
@@ -61,7 +76,7 @@ step "ThreadSanitizer build and the concurrent-runs test"
 # tracked through their libc calls; without it lavapipe's LLVM JIT runs for
 # over 20 minutes under TSan's interceptors.
 export TSAN_OPTIONS="suppressions=$supp/tsan.supp:ignore_noninstrumented_modules=1:halt_on_error=1:second_deadlock_stack=1"
-rm -rf _ci_tsan && mkdir _ci_tsan && cd _ci_tsan
+rm -rf _ci_tsan && mkdir _ci_tsan && seed_driver_caches _ci_tsan && cd _ci_tsan
 ../_ci_src/configure -q --disable-python CFLAGS='-fsanitize=thread -g -O1' LDFLAGS='-fsanitize=thread'
 make -s -j2
 make -s check-threads TFLACCEL_THREADS_N=2 TFLACCEL_THREADS_RUNS=1
