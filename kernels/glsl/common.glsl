@@ -77,6 +77,14 @@ const int POST_QUANTIZE = 5;
 const int OUT_DENSE_KIND_MASK = 15;
 const int OUT_DENSE_GRID = 16;
 
+/* The dispatch's post-op list when the kernel is built for it (a
+ * specialization constant in the Vulkan prelude; GPU_POST_LIST_* in
+ * gpu_kernel_catalog.h); 0: read from the parameters. */
+#if !defined(GPU_POST_LIST_DECLARED)
+const uint POST_LIST = 0u;
+#endif
+const int MAX_POSTS = 4;
+
 layout(std430, binding = 0) readonly buffer Params {
   int p[];
 } params;
@@ -283,6 +291,18 @@ vec4 grid_integers(vec4 v, float scale, float zero, float qmin, float qmax, int 
 
 /* ---- post-ops and the stored slice ---- */
 
+/* The number of post-ops, the type of post-op i (at q), its rounding and
+ * whether its f is an operand (POST_QUANTIZE), the output's store
+ * ([P_OUT_DENSE]): constants when POST_LIST is. */
+int post_count() { return POST_LIST != 0u ? int(POST_LIST & 7u) - 1 : P(P_POST_COUNT); }
+uint post_bits(int i) { return POST_LIST >> uint(8 + 6 * i); }
+int post_type(int i, int q) { return POST_LIST != 0u ? int(post_bits(i) & 7u) : PA(q); }
+int post_rounding(int i, int q) { return POST_LIST != 0u ? int((post_bits(i) >> 3) & 3u) : PA(q + 1); }
+bool post_f_operand(int i, int q) {
+  return POST_LIST != 0u ? ((post_bits(i) >> 5) & 1u) != 0u : PA(q + 2) != 0;
+}
+int out_dense() { return POST_LIST != 0u ? int((POST_LIST >> 3) & 31u) : P(P_OUT_DENSE); }
+
 /* A tensor read at output coordinates: PA(d..d+4) hold its slice strides
  * for b, y, x, s (0 along broadcast dims) and a flag for one channel
  * broadcast to all. */
@@ -292,14 +312,15 @@ FLT4 read_operand(int d, int n, int b, int y, int x, int s) {
   return v;
 }
 
-/* The integers of v on the grid of the POST_QUANTIZE post-op at q, at
+/* The integers of v on the grid of POST_QUANTIZE post-op i (at q), at
  * slice s of output pixel (b, y, x): f per channel from its operand, or
  * one for all channels in [3]. */
-vec4 grid_post_integers(int q, int b, int y, int x, int s, vec4 v) {
-  vec4 f = PA(q + 2) != 0 ? vec4(read_operand(q + 3, PA(q + 2), b, y, x, s))
-                          : vec4(PA(q + 1) >= 2 ? intBitsToFloat(PA(q + 3)) : 1.0);
+vec4 grid_post_integers(int i, int q, int b, int y, int x, int s, vec4 v) {
+  int mode = post_rounding(i, q);
+  vec4 f = post_f_operand(i, q) ? vec4(read_operand(q + 3, PA(q + 2), b, y, x, s))
+                                : vec4(mode >= 2 ? intBitsToFloat(PA(q + 3)) : 1.0);
   return grid_integers(v, intBitsToFloat(PA(q + 8)), float(PA(q + 9)), float(PA(q + 10)),
-                       float(PA(q + 11)), PA(q + 1), f);
+                       float(PA(q + 11)), mode, f);
 }
 
 FLT4 apply_unary(int code, FLT4 v, float alpha) {
@@ -332,17 +353,18 @@ FLT4 apply_binary(int code, FLT4 a, FLT4 b) {
 /* Slice s of output pixel (b, y, x) after the post-ops. */
 FLT4 posted_slice(int b, int y, int x, int s, FLT4 computed) {
   PRECISE_FP32 FLT4 v = computed;
-  int count = P(P_POST_COUNT);
-  for (int i = 0; i < count; ++i) {
+  int count = post_count();
+  for (int i = 0; i < MAX_POSTS; ++i) {
+    if (i >= count) break;
     int q = pbase + P_POSTS + POST_SIZE * i;
-    int type = PA(q);
+    int type = post_type(i, q);
     if (type == POST_CLAMP) {
       v = min(max(v, FLT4(intBitsToFloat(PA(q + 8)))), FLT4(intBitsToFloat(PA(q + 9))));
     } else if (type == POST_UNARY) {
       v = apply_unary(PA(q + 1), v, intBitsToFloat(PA(q + 8)));
     } else if (type == POST_QUANTIZE) {
       float scale = intBitsToFloat(PA(q + 8)), zero = float(PA(q + 9));
-      v = FLT4((grid_post_integers(q, b, y, x, s, vec4(v)) - zero) * scale);
+      v = FLT4((grid_post_integers(i, q, b, y, x, s, vec4(v)) - zero) * scale);
     } else {
       FLT4 o = read_operand(q + 3, PA(q + 2), b, y, x, s);
       if (type == POST_BINARY)
@@ -405,13 +427,15 @@ void store_quantized(int byte_offset, int at, int kind, float x, float scale, in
 /* Stores slice s of output pixel (b, y, x), the channels past C zeroed. */
 void store_slice(int b, int y, int x, int s, FLT4 v) {
   int c = s * 4, channels = P(P_OUT_C);
-  int kind = (P(P_OUT_DENSE) & OUT_DENSE_KIND_MASK) - 1; /* gpu_dense_kind */
-  if (kind >= 2 && (P(P_OUT_DENSE) & OUT_DENSE_GRID) != 0) {
+  int dense = out_dense();
+  int kind = (dense & OUT_DENSE_KIND_MASK) - 1; /* gpu_dense_kind */
+  if (kind >= 2 && (dense & OUT_DENSE_GRID) != 0) {
     /* The output's own grid rounding, kept out of the post-op loop: its
      * post-op lies just past the last one applied (GPU_OUT_DENSE_GRID),
      * and its integers are the output's. */
     int at = ((b * P(P_OUT_H) + y) * P(P_OUT_W) + x) * channels + c;
-    vec4 g = grid_post_integers(pbase + P_POSTS + POST_SIZE * P(P_POST_COUNT), b, y, x, s, vec4(v));
+    int n = post_count();
+    vec4 g = grid_post_integers(n, pbase + P_POSTS + POST_SIZE * n, b, y, x, s, vec4(v));
     store_integer(tensor_offset[0], at, kind, int(g.x));
     if (c + 1 < channels) store_integer(tensor_offset[0], at + 1, kind, int(g.y));
     if (c + 2 < channels) store_integer(tensor_offset[0], at + 2, kind, int(g.z));

@@ -6,8 +6,8 @@
  *   GPU_HALF_MATH       half storage and arithmetic (shaderFloat16)
  *   GPU_STORAGE_16BIT   halves stored as float16_t (storageBuffer16BitAccess);
  *                       without it two halves are packed in a uint
- * Work-group sizes are specialization constants 0..2, and the dispatch's
- * parameter offset is a push constant. */
+ * Work-group sizes are specialization constants 0..2, the post-op list is
+ * 3, and the dispatch's parameter offset is a push constant. */
 #if defined(GPU_STORAGE_16BIT)
 #extension GL_EXT_shader_16bit_storage : require
 #endif
@@ -16,6 +16,10 @@
 #endif
 
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
+/* The dispatch's post-op list (common.glsl's POST_LIST; gpu_vk makes a
+ * pipeline per list, 0 for none known). */
+layout(constant_id = 3) const uint POST_LIST = 0u;
+#define GPU_POST_LIST_DECLARED 1
 layout(push_constant) uniform DispatchConstants {
   int base;
 } dispatch_constants;

@@ -158,6 +158,7 @@ static tflaccel_status create_sequence(gpu_executable *executable) {
       memcpy(steps[i].global, dispatch->global, sizeof steps[i].global);
       memcpy(steps[i].local, dispatch->local, sizeof steps[i].local);
       steps[i].barrier_before = barriers[i];
+      steps[i].post_list = gpu_post_list(program->params + dispatch->params);
     }
     host->log(host->context, TFLACCEL_LOG_DEBUG, "%u dispatches with %u barriers between them",
               count, barrier_count);

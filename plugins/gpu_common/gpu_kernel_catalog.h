@@ -72,6 +72,22 @@ typedef enum gpu_post_type {
   GPU_POST_QUANTIZE = 5, /* x -> (clamp(round(x / scale) + zp, qmin, qmax) - zp) * scale */
 } gpu_post_type;
 
+/* A dispatch's post-op list as the kernel may know it when it is built (a
+ * Vulkan specialization constant; gpu_post_list in gpu_program.h): with
+ * the count, the types and the output's store known, the compiler drops
+ * the post-op loop and its branches (a loop read from the parameters costs
+ * about 1 us a dispatch on NVIDIA's GLSL compiler, bench/RESULTS.md wave 9).
+ * 0: nothing known, the kernel reads the parameters. Otherwise
+ *   bits 0..2    [7] + 1 (the number of post-ops, plus one)
+ *   bits 3..7    [13] (the dense output's kind and GPU_OUT_DENSE_GRID)
+ *   bits 8 + 6i  post-op i (0..3, up to the one GPU_OUT_DENSE_GRID names):
+ *                its type (3 bits), then for GPU_POST_QUANTIZE its
+ *                rounding [1] (2 bits) and 1 when its f is an operand. */
+#define GPU_POST_LIST_COUNT_SHIFT 0
+#define GPU_POST_LIST_DENSE_SHIFT 3
+#define GPU_POST_LIST_POSTS_SHIFT 8
+#define GPU_POST_LIST_POST_BITS 6
+
 /* How near (in LSB) to a half an averaged value rounds as a tie: the float
  * view's error in x / scale, far below it, must not decide a tie that the
  * integer kernel computes exactly. Kept in kernels/cl/common.cl and

@@ -109,3 +109,18 @@ float gpu_float_from_bits(int32_t bits) {
   memcpy(&value, &bits, sizeof value);
   return value;
 }
+
+uint32_t gpu_post_list(const int32_t *params) {
+  int32_t count = params[GPU_P_POST_COUNT], dense = params[GPU_P_OUT_DENSE];
+  /* The store's own grid post-op lies just past the applied ones. */
+  int32_t described = count + ((dense & GPU_OUT_DENSE_GRID) != 0);
+  uint32_t list = (uint32_t)(count + 1) << GPU_POST_LIST_COUNT_SHIFT |
+                  (uint32_t)(dense & 31) << GPU_POST_LIST_DENSE_SHIFT;
+  for (int32_t i = 0; i < described && i < GPU_MAX_POSTS; ++i) {
+    const int32_t *post = params + GPU_P_POSTS + GPU_POST_SIZE * i;
+    uint32_t bits = (uint32_t)(post[0] & 7);
+    if (post[0] == GPU_POST_QUANTIZE) bits |= (uint32_t)(post[1] & 3) << 3 | (post[2] != 0) << 5;
+    list |= bits << (GPU_POST_LIST_POSTS_SHIFT + GPU_POST_LIST_POST_BITS * i);
+  }
+  return list;
+}

@@ -122,4 +122,8 @@ static inline void gpu_program_store_constant(gpu_program *program, uint64_t bas
 int32_t gpu_float_bits(float value);
 float gpu_float_from_bits(int32_t bits);
 
+/* The post-op list of the dispatch whose parameters these are, encoded as
+ * gpu_kernel_catalog.h's GPU_POST_LIST_* describe (never 0). */
+uint32_t gpu_post_list(const int32_t *params);
+
 #endif

@@ -36,6 +36,7 @@ struct gpu_kernel_object {
   uint8_t narrowed[VK_PIPELINE_BINDINGS];         /* bound to a byte range only */
   int32_t base;                                   /* the push constant */
   uint32_t local[3];                              /* work group of the cached pipeline */
+  uint32_t post_list;                             /* and its post-op list */
   VkPipeline pipeline;
 };
 
@@ -472,16 +473,20 @@ static void fit_group(const vk_backend_device *self, const uint32_t local[3], ui
   gpu_fit_work_group(local, max_size, limits->maxComputeWorkGroupInvocations, group);
 }
 
-/* The object's pipeline for the work group that local fits to. */
+/* The object's pipeline for the work group that local fits to and the
+ * post-op list. */
 static tflaccel_status get_pipeline(vk_backend_device *self, gpu_kernel_object *object,
-                                    const uint32_t local[3], uint32_t group[3]) {
+                                    const uint32_t local[3], uint32_t post_list,
+                                    uint32_t group[3]) {
   fit_group(self, local, group);
-  if (object->pipeline != VK_NULL_HANDLE && memcmp(object->local, group, 3 * sizeof *group) == 0)
+  if (object->pipeline != VK_NULL_HANDLE && memcmp(object->local, group, 3 * sizeof *group) == 0 &&
+      object->post_list == post_list)
     return NULL;
-  tflaccel_status status =
-      vk_pipeline_get(&self->pipelines, object->kernel, object->variant, group, &object->pipeline);
+  tflaccel_status status = vk_pipeline_get(&self->pipelines, object->kernel, object->variant,
+                                           group, post_list, &object->pipeline);
   if (status != NULL) return status;
   memcpy(object->local, group, 3 * sizeof *group);
+  object->post_list = post_list;
   return NULL;
 }
 
@@ -490,7 +495,7 @@ static tflaccel_status get_pipeline(vk_backend_device *self, gpu_kernel_object *
 static tflaccel_status fit_step(vk_backend_device *self, const gpu_step *step, vk_step *fitted) {
   const VkPhysicalDeviceLimits *limits = &self->context->entry->limits;
   uint32_t group[3];
-  tflaccel_status status = get_pipeline(self, step->kernel, step->local, group);
+  tflaccel_status status = get_pipeline(self, step->kernel, step->local, step->post_list, group);
   if (status != NULL) return status;
   fitted->object = step->kernel;
   fitted->pipeline = step->kernel->pipeline;

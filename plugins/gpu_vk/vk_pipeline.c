@@ -210,20 +210,24 @@ static tflaccel_status get_module(vk_pipeline_set *set, int32_t kernel, int32_t 
 }
 
 static tflaccel_status make_pipeline(vk_pipeline_set *set, int32_t kernel, int32_t variant,
-                                     const uint32_t local[3], VkPipeline *pipeline) {
+                                     const uint32_t local[3], uint32_t post_list,
+                                     VkPipeline *pipeline) {
   VkShaderModule module = VK_NULL_HANDLE;
   tflaccel_status status = get_module(set, kernel, variant, &module);
   if (status != NULL) return status;
-  const VkSpecializationMapEntry entries[3] = {
+  /* prelude_vulkan.glsl: the work group's sizes, then the post-op list. */
+  const uint32_t constants[4] = {local[0], local[1], local[2], post_list};
+  const VkSpecializationMapEntry entries[4] = {
       {.constantID = 0, .offset = 0, .size = sizeof(uint32_t)},
       {.constantID = 1, .offset = sizeof(uint32_t), .size = sizeof(uint32_t)},
       {.constantID = 2, .offset = 2 * sizeof(uint32_t), .size = sizeof(uint32_t)},
+      {.constantID = 3, .offset = 3 * sizeof(uint32_t), .size = sizeof(uint32_t)},
   };
   const VkSpecializationInfo specialization = {
-      .mapEntryCount = 3,
+      .mapEntryCount = 4,
       .pMapEntries = entries,
-      .dataSize = 3 * sizeof(uint32_t),
-      .pData = local,
+      .dataSize = sizeof constants,
+      .pData = constants,
   };
   const VkComputePipelineCreateInfo info = {
       .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
@@ -260,7 +264,8 @@ static tflaccel_status seen_by_partition(vk_pipeline_set *set, vk_pipeline_entry
   if (!partition->active || partition->loaded || entry->partition == partition->serial)
     return NULL;
   VkPipeline again = VK_NULL_HANDLE;
-  tflaccel_status status = make_pipeline(set, entry->kernel, entry->variant, entry->local, &again);
+  tflaccel_status status =
+      make_pipeline(set, entry->kernel, entry->variant, entry->local, entry->post_list, &again);
   if (status != NULL) return status;
   vkDestroyPipeline(set->context->device, again, NULL);
   entry->partition = partition->serial;
@@ -268,7 +273,8 @@ static tflaccel_status seen_by_partition(vk_pipeline_set *set, vk_pipeline_entry
 }
 
 tflaccel_status vk_pipeline_get(vk_pipeline_set *set, int32_t kernel, int32_t variant,
-                                const uint32_t local[3], VkPipeline *pipeline) {
+                                const uint32_t local[3], uint32_t post_list,
+                                VkPipeline *pipeline) {
   *pipeline = VK_NULL_HANDLE;
   if (kernel < 0 || kernel >= GPU_KERNEL_EXTENDED_COUNT || variant < 0 ||
       variant >= VK_SHADER_VARIANT_COUNT)
@@ -277,7 +283,8 @@ tflaccel_status vk_pipeline_get(vk_pipeline_set *set, int32_t kernel, int32_t va
   for (uint32_t i = 0; i < set->count; ++i) {
     const vk_pipeline_entry *entry = &set->entries[i];
     if (entry->kernel == kernel && entry->variant == variant && entry->local[0] == local[0] &&
-        entry->local[1] == local[1] && entry->local[2] == local[2]) {
+        entry->local[1] == local[1] && entry->local[2] == local[2] &&
+        entry->post_list == post_list) {
       *pipeline = entry->pipeline;
       return seen_by_partition(set, &set->entries[i]);
     }
@@ -286,12 +293,13 @@ tflaccel_status vk_pipeline_get(vk_pipeline_set *set, int32_t kernel, int32_t va
                          sizeof *set->entries, _Alignof(vk_pipeline_entry)))
     return set->host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_vk: out of memory (pipelines)");
   VkPipeline made = VK_NULL_HANDLE;
-  tflaccel_status status = make_pipeline(set, kernel, variant, local, &made);
+  tflaccel_status status = make_pipeline(set, kernel, variant, local, post_list, &made);
   if (status != NULL) return status;
   vk_pipeline_entry *entry = &set->entries[set->count++];
   entry->kernel = kernel;
   entry->variant = variant;
   memcpy(entry->local, local, sizeof entry->local);
+  entry->post_list = post_list;
   entry->pipeline = made;
   entry->partition = set->partition.active ? set->partition.serial : 0;
   *pipeline = made;

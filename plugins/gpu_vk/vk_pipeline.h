@@ -19,6 +19,7 @@
 typedef struct vk_pipeline_entry {
   int32_t kernel, variant;
   uint32_t local[3];
+  uint32_t post_list; /* specialization constant 3 (gpu_post_list) */
   VkPipeline pipeline;
   uint32_t partition; /* the serial of the partition whose cache last saw it */
 } vk_pipeline_entry;
@@ -70,8 +71,10 @@ void vk_pipeline_partition_begin(vk_pipeline_set *set, gpu_disk_cache_key_builde
  * pipelines were built, and compiled is 1; then forgets it. */
 void vk_pipeline_partition_end(vk_pipeline_set *set, int32_t compiled);
 
-/* The pipeline of kernel in variant for a work group of local[3] items. */
+/* The pipeline of kernel in variant for a work group of local[3] items,
+ * built for the dispatch's post-op list (gpu_post_list; 0: none known). */
 tflaccel_status vk_pipeline_get(vk_pipeline_set *set, int32_t kernel, int32_t variant,
-                                const uint32_t local[3], VkPipeline *pipeline);
+                                const uint32_t local[3], uint32_t post_list,
+                                VkPipeline *pipeline);
 
 #endif
