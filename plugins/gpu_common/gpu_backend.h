@@ -26,7 +26,8 @@ typedef struct gpu_step {
    * every earlier dispatch (gpu_hazard_plan's barrier plan). Backends whose
    * queue runs in order (OpenCL) ignore it. */
   int32_t barrier_before;
-  /* The dispatch's post-op list (gpu_post_list): a backend may build the
+  /* The dispatch's post-op list (gpu_post_list; 0 where
+   * gpu_kernel_specializes_posts says not to): a backend may build the
    * kernel for it (gpu_vk: a specialization constant) or ignore it. */
   uint32_t post_list;
 } gpu_step;

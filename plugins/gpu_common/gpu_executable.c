@@ -158,7 +158,9 @@ static tflaccel_status create_sequence(gpu_executable *executable) {
       memcpy(steps[i].global, dispatch->global, sizeof steps[i].global);
       memcpy(steps[i].local, dispatch->local, sizeof steps[i].local);
       steps[i].barrier_before = barriers[i];
-      steps[i].post_list = gpu_post_list(program->params + dispatch->params);
+      steps[i].post_list = gpu_kernel_specializes_posts(dispatch->kernel)
+                               ? gpu_post_list(program->params + dispatch->params)
+                               : 0;
     }
     host->log(host->context, TFLACCEL_LOG_DEBUG, "%u dispatches with %u barriers between them",
               count, barrier_count);

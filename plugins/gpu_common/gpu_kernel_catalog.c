@@ -43,6 +43,11 @@ int gpu_kernel_writes_argument(int32_t kernel, uint32_t argument) {
   return argument == 0 || (argument == 6 && kernel == GPU_KERNEL_DEPTHWISE_CONV_ORDERED_EXPAND);
 }
 
+int gpu_kernel_specializes_posts(int32_t kernel) {
+  return kernel != GPU_KERNEL_DEPTHWISE_CONV_ORDERED &&
+         kernel != GPU_KERNEL_DEPTHWISE_CONV_ORDERED_EXPAND;
+}
+
 int gpu_kernel_writes_glsl_binding(int32_t kernel, uint32_t binding) {
   return binding >= 1 && gpu_kernel_writes_argument(kernel, binding - 1);
 }

@@ -307,4 +307,10 @@ int gpu_kernel_writes_argument(int32_t kernel, uint32_t argument);
  * parameters, binding 1 + n tensor t<n>: kernels/glsl/common.glsl). */
 int gpu_kernel_writes_glsl_binding(int32_t kernel, uint32_t binding);
 
+/* 1 when a backend that can build kernel for its dispatch's post-op list
+ * (gpu_post_list) should: not the ordered depthwise kernels, whose post-ops
+ * run inside their shared-memory loop and which ran 10-15% slower built so
+ * on an H100 (bench/RESULTS.md, wave 10), while the others ran faster. */
+int gpu_kernel_specializes_posts(int32_t kernel);
+
 #endif
