@@ -34,6 +34,7 @@ struct gpu_kernel_object {
   tflaccel_buffer *written[GL_BACKEND_BINDINGS];
   int32_t base;
   uint32_t local[3]; /* work group of the cached program */
+  uint32_t post_list; /* and its post-op list */
   GLuint program;
 };
 
@@ -106,9 +107,8 @@ static tflaccel_status kernel_set_int(void *device, gpu_kernel_object *object, u
   return NULL;
 }
 
-/* Fits the preferred work group to the context's limits and makes sure of
- * the program for that work-group size (programs are built per size).
- * Queues no GL work. */
+/* Fits the preferred work group to the context's limits (programs are
+ * built per size). Queues no GL work. */
 static void fit_group(const gl_backend_device *self, const uint32_t local[3], uint32_t group[3]) {
   const uint64_t max_size[3] = {(uint64_t)self->max_group_size[0],
                                 (uint64_t)self->max_group_size[1],
@@ -116,14 +116,25 @@ static void fit_group(const gl_backend_device *self, const uint32_t local[3], ui
   gpu_fit_work_group(local, max_size, (uint64_t)self->max_invocations, group);
 }
 
+/* The key of step's program for the work group its local fits to. */
+static gl_program_key step_program_key(const gl_backend_device *self, const gpu_step *step) {
+  gl_program_key key = {
+      .kernel = step->kernel->kernel,
+      .storage = step->kernel->storage,
+      .post_list = step->post_list,
+  };
+  fit_group(self, step->local, key.local);
+  return key;
+}
+
 static tflaccel_status get_program(gl_backend_device *self, gpu_kernel_object *object,
-                                   const uint32_t local[3], uint32_t group[3]) {
-  fit_group(self, local, group);
-  if (object->program == 0 || memcmp(object->local, group, 3 * sizeof *group) != 0) {
-    tflaccel_status status =
-        gl_program_get(&self->programs, object->kernel, object->storage, group, &object->program);
+                                   const gl_program_key *key) {
+  if (object->program == 0 || memcmp(object->local, key->local, sizeof object->local) != 0 ||
+      object->post_list != key->post_list) {
+    tflaccel_status status = gl_program_get(&self->programs, key, &object->program);
     if (status != NULL) return status;
-    memcpy(object->local, group, 3 * sizeof *group);
+    memcpy(object->local, key->local, sizeof object->local);
+    object->post_list = key->post_list;
   }
   return NULL;
 }
@@ -142,9 +153,10 @@ struct gpu_sequence {
 };
 
 static tflaccel_status fit_step(gl_backend_device *self, const gpu_step *step, gl_step *fitted) {
-  uint32_t group[3];
-  tflaccel_status status = get_program(self, step->kernel, step->local, group);
+  gl_program_key key = step_program_key(self, step);
+  tflaccel_status status = get_program(self, step->kernel, &key);
   if (status != NULL) return status;
+  const uint32_t *group = key.local;
   fitted->object = step->kernel;
   fitted->barrier_before = step->barrier_before;
   for (int i = 0; i < 3; ++i) {
@@ -173,9 +185,8 @@ static tflaccel_status sequence_create(void *device, const gpu_step *steps, uint
   /* Every program the sequence needs is started first, then each is
    * waited for as its step is fitted (gl_program_prepare). */
   for (uint32_t i = 0; i < count; ++i) {
-    uint32_t group[3];
-    fit_group(self, steps[i].local, group);
-    gl_program_prepare(&self->programs, steps[i].kernel->kernel, steps[i].kernel->storage, group);
+    gl_program_key key = step_program_key(self, &steps[i]);
+    gl_program_prepare(&self->programs, &key);
   }
   tflaccel_status status = NULL;
   for (uint32_t i = 0; status == NULL && i < count; ++i)

@@ -76,19 +76,14 @@ static tflaccel_status build_failure(const tflaccel_host_services *host, const c
 /* ---- the partition's entry: "GLPS", a record count, then the records
  * (gl_program_record, its binary, padding to 4 bytes) ---- */
 
-#define ENTRY_MAGIC 0x53504c47u /* "GLPS" */
+#define ENTRY_MAGIC 0x32504c47u /* "GLP2": records with the post-op list */
 
 static uint32_t padded(uint32_t size) { return (size + 3u) & ~3u; }
 
-/* The index of the set's program of kernel, storage and local, or -1. */
-static int32_t find_entry(const gl_program_set *set, int32_t kernel, int32_t storage,
-                          const uint32_t local[3]) {
-  for (uint32_t i = 0; i < set->count; ++i) {
-    const gl_program_entry *entry = &set->entries[i];
-    if (entry->kernel == kernel && entry->storage == storage && entry->local[0] == local[0] &&
-        entry->local[1] == local[1] && entry->local[2] == local[2])
-      return (int32_t)i;
-  }
+/* The index of the set's program of key, or -1. */
+static int32_t find_entry(const gl_program_set *set, const gl_program_key *key) {
+  for (uint32_t i = 0; i < set->count; ++i)
+    if (gl_program_key_equal(&set->entries[i].key, key)) return (int32_t)i;
   return -1;
 }
 
@@ -117,16 +112,14 @@ static void load_entry(gl_program_set *set) {
     memcpy(&record, body + at, sizeof record);
     at += sizeof record;
     if (record.size > size - at) break;
-    if (find_entry(set, record.kernel, record.storage, record.local) < 0) {
+    if (find_entry(set, &record.key) < 0) {
       GLuint program = gl_program_cache_load(&set->cache, record.format, body + at, record.size);
       if (program == 0) {
         partition->complete = 0;
         return;
       }
       gl_program_entry *loading = &partition->loading[partition->loading_count++];
-      *loading = (gl_program_entry){
-          .kernel = record.kernel, .storage = record.storage, .program = program};
-      memcpy(loading->local, record.local, sizeof loading->local);
+      *loading = (gl_program_entry){.key = record.key, .program = program};
     }
     at += padded(record.size);
   }
@@ -157,17 +150,14 @@ void gl_program_partition_begin(gl_program_set *set, gpu_disk_cache_key_builder 
   }
 }
 
-/* The entry's program for kernel, storage and local, once linked, or 0
- * (none there, or the driver refused it: the entry is then rewritten). */
-static GLuint from_entry(gl_program_set *set, int32_t kernel, int32_t storage,
-                         const uint32_t local[3]) {
+/* The entry's program of key, once linked, or 0 (none there, or the
+ * driver refused it: the entry is then rewritten). */
+static GLuint from_entry(gl_program_set *set, const gl_program_key *key) {
   gl_program_partition *partition = &set->partition;
   if (!partition->active || !partition->complete) return 0;
   for (uint32_t i = 0; i < partition->loading_count; ++i) {
     gl_program_entry *loading = &partition->loading[i];
-    if (loading->program != 0 && loading->kernel == kernel && loading->storage == storage &&
-        loading->local[0] == local[0] && loading->local[1] == local[1] &&
-        loading->local[2] == local[2]) {
+    if (loading->program != 0 && gl_program_key_equal(&loading->key, key)) {
       GLuint program = loading->program;
       loading->program = 0;
       if (!gl_program_cache_linked(&set->cache, program)) {
@@ -208,8 +198,7 @@ static void write_entry(gl_program_set *set) {
   if (ok) memset(binaries, 0, (count ? count : 1) * sizeof *binaries);
   for (uint32_t i = 0; ok && i < count; ++i) {
     const gl_program_entry *entry = &set->entries[partition->used[i]];
-    records[i] = (gl_program_record){.kernel = entry->kernel, .storage = entry->storage};
-    memcpy(records[i].local, entry->local, sizeof records[i].local);
+    records[i] = (gl_program_record){.key = entry->key};
     ok = gl_program_cache_binary(&set->cache, entry->program, &binaries[i], &records[i].size,
                                  &records[i].format);
     total += sizeof records[i] + padded(records[i].size);
@@ -249,24 +238,27 @@ void gl_program_partition_end(gl_program_set *set, int32_t compiled) {
   memset(partition, 0, sizeof *partition);
 }
 
-/* Starts building kernel's program for storage and local from source:
- * compiled and linked, no status asked (so that the driver may build
- * several side by side). *shader and *program are 0 when GL could not
- * even make them (status: why). */
-static tflaccel_status issue_build(gl_program_set *set, int32_t kernel, int32_t storage,
-                                   const uint32_t local[3], GLuint *shader, GLuint *program) {
+/* Starts building key's program from source: compiled and linked, no
+ * status asked (so that the driver may build several side by side).
+ * *shader and *program are 0 when GL could not even make them (status:
+ * why). */
+static tflaccel_status issue_build(gl_program_set *set, const gl_program_key *key, GLuint *shader,
+                                   GLuint *program) {
   const tflaccel_host_services *host = set->host;
   *shader = *program = 0;
+  /* The post-op list as common.glsl's POST_LIST (a constant, so that the
+   * compiler drops what the list does not need). */
   char header[256];
   snprintf(header, sizeof header,
-           "%slayout(local_size_x = %u, local_size_y = %u, local_size_z = %u) in;\n",
-           storage == GPU_STORAGE_HALF ? "#define GPU_HALF_STORAGE 1\n" : "", local[0], local[1],
-           local[2]);
+           "%slayout(local_size_x = %u, local_size_y = %u, local_size_z = %u) in;\n"
+           "const uint POST_LIST = %uu;\n#define GPU_POST_LIST_DECLARED 1\n",
+           key->storage == GPU_STORAGE_HALF ? "#define GPU_HALF_STORAGE 1\n" : "", key->local[0],
+           key->local[1], key->local[2], key->post_list);
   const GLchar *sources[4] = {
       gpu_gl_kernel_sources[GL_KERNEL_SOURCE_PRELUDE],
       header,
       gpu_gl_kernel_sources[GL_KERNEL_SOURCE_COMMON],
-      gpu_gl_kernel_sources[GL_KERNEL_SOURCE_FIRST_KERNEL + kernel],
+      gpu_gl_kernel_sources[GL_KERNEL_SOURCE_FIRST_KERNEL + key->kernel],
   };
   gl_clear_errors();
   GLuint made = glCreateShader(GL_COMPUTE_SHADER);
@@ -328,89 +320,72 @@ static tflaccel_status finish_build(gl_program_set *set, int32_t kernel, GLuint 
   return NULL;
 }
 
-/* The index of the build gl_program_prepare started for kernel, storage
- * and local, or -1. */
-static int32_t find_building(const gl_program_set *set, int32_t kernel, int32_t storage,
-                             const uint32_t local[3]) {
-  for (uint32_t i = 0; i < set->building_count; ++i) {
-    const gl_program_build *building = &set->building[i];
-    if (building->kernel == kernel && building->storage == storage &&
-        building->local[0] == local[0] && building->local[1] == local[1] &&
-        building->local[2] == local[2])
-      return (int32_t)i;
-  }
+/* The index of the build gl_program_prepare started for key, or -1. */
+static int32_t find_building(const gl_program_set *set, const gl_program_key *key) {
+  for (uint32_t i = 0; i < set->building_count; ++i)
+    if (gl_program_key_equal(&set->building[i].key, key)) return (int32_t)i;
   return -1;
 }
 
 /* Whether the partition's entry is loading that program. */
-static int entry_loading(const gl_program_set *set, int32_t kernel, int32_t storage,
-                         const uint32_t local[3]) {
+static int entry_loading(const gl_program_set *set, const gl_program_key *key) {
   const gl_program_partition *partition = &set->partition;
   if (!partition->active || !partition->complete) return 0;
   for (uint32_t i = 0; i < partition->loading_count; ++i) {
     const gl_program_entry *loading = &partition->loading[i];
-    if (loading->program != 0 && loading->kernel == kernel && loading->storage == storage &&
-        loading->local[0] == local[0] && loading->local[1] == local[1] &&
-        loading->local[2] == local[2])
-      return 1;
+    if (loading->program != 0 && gl_program_key_equal(&loading->key, key)) return 1;
   }
   return 0;
 }
 
-void gl_program_prepare(gl_program_set *set, int32_t kernel, int32_t storage,
-                        const uint32_t local[3]) {
-  if (kernel < 0 || kernel >= GPU_KERNEL_EXTENDED_COUNT ||
-      (storage != GPU_STORAGE_FLOAT32 && storage != GPU_STORAGE_HALF))
+void gl_program_prepare(gl_program_set *set, const gl_program_key *key) {
+  if (key->kernel < 0 || key->kernel >= GPU_KERNEL_EXTENDED_COUNT ||
+      (key->storage != GPU_STORAGE_FLOAT32 && key->storage != GPU_STORAGE_HALF))
     return; /* gl_program_get says what is wrong */
-  if (find_entry(set, kernel, storage, local) >= 0 || entry_loading(set, kernel, storage, local) ||
-      find_building(set, kernel, storage, local) >= 0)
+  if (find_entry(set, key) >= 0 || entry_loading(set, key) || find_building(set, key) >= 0)
     return;
   if (!gpu_array_reserve(set->host, (void **)&set->building, &set->building_capacity,
                          set->building_count + 1, sizeof *set->building,
                          _Alignof(gl_program_build)))
     return; /* built when asked for */
   GLuint shader = 0, program = 0;
-  tflaccel_status status = issue_build(set, kernel, storage, local, &shader, &program);
+  tflaccel_status status = issue_build(set, key, &shader, &program);
   if (status != NULL) {
     set->host->status_free(status); /* met again when asked for */
     return;
   }
-  gl_program_build *building = &set->building[set->building_count++];
-  *building = (gl_program_build){
-      .kernel = kernel, .storage = storage, .shader = shader, .program = program};
-  memcpy(building->local, local, sizeof building->local);
+  set->building[set->building_count++] =
+      (gl_program_build){.key = *key, .shader = shader, .program = program};
 }
 
-/* Kernel's program for storage and local: from the partition's entry, else
- * the build gl_program_prepare started, else built now. */
-static tflaccel_status build(gl_program_set *set, int32_t kernel, int32_t storage,
-                             const uint32_t local[3], GLuint *built) {
-  *built = from_entry(set, kernel, storage, local);
+/* Key's program: from the partition's entry, else the build
+ * gl_program_prepare started, else built now. */
+static tflaccel_status build(gl_program_set *set, const gl_program_key *key, GLuint *built) {
+  *built = from_entry(set, key);
   if (*built != 0) return NULL;
-  int32_t started = find_building(set, kernel, storage, local);
+  int32_t started = find_building(set, key);
   GLuint shader = 0, program = 0;
   if (started >= 0) {
     shader = set->building[started].shader;
     program = set->building[started].program;
     set->building[started] = set->building[--set->building_count];
   } else {
-    tflaccel_status status = issue_build(set, kernel, storage, local, &shader, &program);
+    tflaccel_status status = issue_build(set, key, &shader, &program);
     if (status != NULL) return status;
   }
-  return finish_build(set, kernel, shader, program, built);
+  return finish_build(set, key->kernel, shader, program, built);
 }
 
-tflaccel_status gl_program_get(gl_program_set *set, int32_t kernel, int32_t storage,
-                               const uint32_t local[3], GLuint *program) {
+tflaccel_status gl_program_get(gl_program_set *set, const gl_program_key *key, GLuint *program) {
   const tflaccel_host_services *host = set->host;
   *program = 0;
-  if (kernel < 0 || kernel >= GPU_KERNEL_EXTENDED_COUNT)
-    return host->status_make(TFLACCEL_INTERNAL, "gpu_gl: kernel %d", (int)kernel);
-  if (storage != GPU_STORAGE_FLOAT32 && storage != GPU_STORAGE_HALF)
+  if (key->kernel < 0 || key->kernel >= GPU_KERNEL_EXTENDED_COUNT)
+    return host->status_make(TFLACCEL_INTERNAL, "gpu_gl: kernel %d", (int)key->kernel);
+  if (key->storage != GPU_STORAGE_FLOAT32 && key->storage != GPU_STORAGE_HALF)
     return host->status_make(TFLACCEL_INTERNAL,
                              "gpu_gl: storage mode %d (GLES has no half arithmetic switch)",
-                             (int)storage);
-  int32_t found = find_entry(set, kernel, storage, local);
+                             (int)key->storage);
+  int32_t found = find_entry(set, key);
   if (found >= 0) {
     *program = set->entries[found].program;
     partition_uses(set, (uint32_t)found);
@@ -420,13 +395,9 @@ tflaccel_status gl_program_get(gl_program_set *set, int32_t kernel, int32_t stor
                          sizeof *set->entries, _Alignof(gl_program_entry)))
     return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_gl: out of memory (programs)");
   GLuint built = 0;
-  tflaccel_status status = build(set, kernel, storage, local, &built);
+  tflaccel_status status = build(set, key, &built);
   if (status != NULL) return status;
-  gl_program_entry *entry = &set->entries[set->count++];
-  entry->kernel = kernel;
-  entry->storage = storage;
-  memcpy(entry->local, local, sizeof entry->local);
-  entry->program = built;
+  set->entries[set->count++] = (gl_program_entry){.key = *key, .program = built};
   *program = built;
   partition_uses(set, set->count - 1);
   return NULL;

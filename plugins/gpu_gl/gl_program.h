@@ -1,9 +1,9 @@
 /* Compute programs of the GLSL kernels for GLES: each kernel's source is
- * the GLES prelude, the storage define and work-group size, common.glsl
- * and the kernel's file, compiled and linked by the driver on first use
- * (or loaded from the program cache), one program per kernel, storage mode
- * and work-group size, kept for the device's life. Runs on the device's
- * worker thread. */
+ * the GLES prelude, the storage define, work-group size and post-op list,
+ * common.glsl and the kernel's file, compiled and linked by the driver on
+ * first use (or loaded from the program cache), one program per
+ * gl_program_key, kept for the device's life. Runs on the device's worker
+ * thread. */
 #ifndef TFLACCEL_GPU_GL_GL_PROGRAM_H
 #define TFLACCEL_GPU_GL_GL_PROGRAM_H
 
@@ -13,8 +13,7 @@
 #include "tflaccel/accelerator.h"
 
 typedef struct gl_program_entry {
-  int32_t kernel, storage;
-  uint32_t local[3];
+  gl_program_key key;
   GLuint program;
 } gl_program_entry;
 
@@ -39,8 +38,7 @@ typedef struct gl_program_partition {
 /* A program being built from source (gl_program_prepare): compiled and
  * linked, its status not asked yet. */
 typedef struct gl_program_build {
-  int32_t kernel, storage;
-  uint32_t local[3];
+  gl_program_key key;
   GLuint shader, program;
 } gl_program_build;
 
@@ -73,12 +71,10 @@ void gl_program_partition_end(gl_program_set *set, int32_t compiled);
  * program a sequence needs before the first gl_program_get, it lets a
  * driver with threads of its own (GL_KHR_parallel_shader_compile) build
  * them side by side. Any failure shows when the program is asked for. */
-void gl_program_prepare(gl_program_set *set, int32_t kernel, int32_t storage,
-                        const uint32_t local[3]);
+void gl_program_prepare(gl_program_set *set, const gl_program_key *key);
 
-/* The program of kernel for storage (gpu_storage_mode: float32 or half
- * storage) and a work group of local[3] items. */
-tflaccel_status gl_program_get(gl_program_set *set, int32_t kernel, int32_t storage,
-                               const uint32_t local[3], GLuint *program);
+/* The program of key: its kernel for its storage (float32 or half
+ * storage), work group and post-op list. */
+tflaccel_status gl_program_get(gl_program_set *set, const gl_program_key *key, GLuint *program);
 
 #endif

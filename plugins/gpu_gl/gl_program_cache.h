@@ -1,7 +1,8 @@
 /* gpu_gl's entries in the compiled-model cache (gpu_common/
  * gpu_partition_cache.h): a partition's entry holds the driver's binaries
  * (glGetProgramBinary) of every program its dispatches use, as records
- * (kernel, storage, work group, binary format, bytes); its key adds to the
+ * (kernel, storage, work group, post-op list, binary format, bytes); its
+ * key adds to the
  * partition's the driver's identity and the embedded GLSL. glProgramBinary
  * only ever sees a binary from an entry the cache verified for exactly
  * that key. Building a model's programs takes the NVIDIA driver up to a
@@ -18,10 +19,23 @@
 #include "plugins/gpu_gl/gl_api.h"
 #include "tflaccel/accelerator.h"
 
-/* One program of an entry. */
-typedef struct gl_program_record {
+/* What a program is built for: a kernel of the catalogue, a storage mode
+ * (gpu_storage_mode), a work group of local[3] items and the dispatch's
+ * post-op list (gpu_post_list; 0: none known, read from the parameters). */
+typedef struct gl_program_key {
   int32_t kernel, storage;
   uint32_t local[3];
+  uint32_t post_list;
+} gl_program_key;
+
+static inline int gl_program_key_equal(const gl_program_key *a, const gl_program_key *b) {
+  return a->kernel == b->kernel && a->storage == b->storage && a->local[0] == b->local[0] &&
+         a->local[1] == b->local[1] && a->local[2] == b->local[2] && a->post_list == b->post_list;
+}
+
+/* One program of an entry. */
+typedef struct gl_program_record {
+  gl_program_key key;
   uint32_t format; /* the driver's binary format */
   uint32_t size;   /* bytes after the record, then padding to 4 */
 } gl_program_record;
