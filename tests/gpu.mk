@@ -58,6 +58,15 @@ tests_gpu_test_gpu_int_bounds_CPPFLAGS = $(TEST_CPP_FLAGS)
 tests_gpu_test_gpu_int_bounds_CFLAGS = $(TEST_C_FLAGS)
 tests_gpu_test_gpu_int_bounds_LDADD = plugins/libgpu_common.la $(CHECK_LIBS)
 
+# The post-op list a backend builds a kernel for, decoded as the GLSL
+# kernels decode it: no device needed.
+check_PROGRAMS += tests/gpu/test_gpu_post_list
+TESTS += tests/gpu/test_gpu_post_list
+tests_gpu_test_gpu_post_list_SOURCES = tests/gpu/test_gpu_post_list.c
+tests_gpu_test_gpu_post_list_CPPFLAGS = $(TEST_CPP_FLAGS)
+tests_gpu_test_gpu_post_list_CFLAGS = $(TEST_C_FLAGS)
+tests_gpu_test_gpu_post_list_LDADD = plugins/libgpu_common.la $(CHECK_LIBS)
+
 # The support rules of MediaPipe's transform custom ops: no device needed.
 check_PROGRAMS += tests/gpu/test_gpu_mediapipe_support
 TESTS += tests/gpu/test_gpu_mediapipe_support
