@@ -73,7 +73,7 @@ static tflaccel_status build_failure(const tflaccel_host_services *host, const c
                            gpu_kernel_name(kernel), at > 0 ? excerpt : "no log");
 }
 
-/* ---- the partition's entry: "GLPS", a record count, then the records
+/* ---- the partition's entry: "GLP2", a record count, then the records
  * (gl_program_record, its binary, padding to 4 bytes) ---- */
 
 #define ENTRY_MAGIC 0x32504c47u /* "GLP2": records with the post-op list */
@@ -342,8 +342,7 @@ void gl_program_prepare(gl_program_set *set, const gl_program_key *key) {
   if (key->kernel < 0 || key->kernel >= GPU_KERNEL_EXTENDED_COUNT ||
       (key->storage != GPU_STORAGE_FLOAT32 && key->storage != GPU_STORAGE_HALF))
     return; /* gl_program_get says what is wrong */
-  if (find_entry(set, key) >= 0 || entry_loading(set, key) || find_building(set, key) >= 0)
-    return;
+  if (find_entry(set, key) >= 0 || entry_loading(set, key) || find_building(set, key) >= 0) return;
   if (!gpu_array_reserve(set->host, (void **)&set->building, &set->building_capacity,
                          set->building_count + 1, sizeof *set->building,
                          _Alignof(gl_program_build)))

@@ -482,8 +482,8 @@ static tflaccel_status get_pipeline(vk_backend_device *self, gpu_kernel_object *
   if (object->pipeline != VK_NULL_HANDLE && memcmp(object->local, group, 3 * sizeof *group) == 0 &&
       object->post_list == post_list)
     return NULL;
-  tflaccel_status status = vk_pipeline_get(&self->pipelines, object->kernel, object->variant,
-                                           group, post_list, &object->pipeline);
+  tflaccel_status status = vk_pipeline_get(&self->pipelines, object->kernel, object->variant, group,
+                                           post_list, &object->pipeline);
   if (status != NULL) return status;
   memcpy(object->local, group, 3 * sizeof *group);
   object->post_list = post_list;

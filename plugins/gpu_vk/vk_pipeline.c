@@ -273,8 +273,7 @@ static tflaccel_status seen_by_partition(vk_pipeline_set *set, vk_pipeline_entry
 }
 
 tflaccel_status vk_pipeline_get(vk_pipeline_set *set, int32_t kernel, int32_t variant,
-                                const uint32_t local[3], uint32_t post_list,
-                                VkPipeline *pipeline) {
+                                const uint32_t local[3], uint32_t post_list, VkPipeline *pipeline) {
   *pipeline = VK_NULL_HANDLE;
   if (kernel < 0 || kernel >= GPU_KERNEL_EXTENDED_COUNT || variant < 0 ||
       variant >= VK_SHADER_VARIANT_COUNT)

@@ -74,7 +74,6 @@ void vk_pipeline_partition_end(vk_pipeline_set *set, int32_t compiled);
 /* The pipeline of kernel in variant for a work group of local[3] items,
  * built for the dispatch's post-op list (gpu_post_list; 0: none known). */
 tflaccel_status vk_pipeline_get(vk_pipeline_set *set, int32_t kernel, int32_t variant,
-                                const uint32_t local[3], uint32_t post_list,
-                                VkPipeline *pipeline);
+                                const uint32_t local[3], uint32_t post_list, VkPipeline *pipeline);
 
 #endif
