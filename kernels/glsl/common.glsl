@@ -84,6 +84,9 @@ const int OUT_DENSE_GRID = 16;
 const uint POST_LIST = 0u;
 #endif
 const int MAX_POSTS = 4;
+const uint POST_LIST_DENSE_SHIFT = 3u;
+const int POST_LIST_POSTS_SHIFT = 8;
+const int POST_LIST_POST_BITS = 6;
 
 layout(std430, binding = 0) readonly buffer Params {
   int p[];
@@ -295,13 +298,15 @@ vec4 grid_integers(vec4 v, float scale, float zero, float qmin, float qmax, int 
  * whether its f is an operand (POST_QUANTIZE), the output's store
  * ([P_OUT_DENSE]): constants when POST_LIST is. */
 int post_count() { return POST_LIST != 0u ? int(POST_LIST & 7u) - 1 : P(P_POST_COUNT); }
-uint post_bits(int i) { return POST_LIST >> uint(8 + 6 * i); }
+uint post_bits(int i) { return POST_LIST >> uint(POST_LIST_POSTS_SHIFT + POST_LIST_POST_BITS * i); }
 int post_type(int i, int q) { return POST_LIST != 0u ? int(post_bits(i) & 7u) : PA(q); }
 int post_rounding(int i, int q) { return POST_LIST != 0u ? int((post_bits(i) >> 3) & 3u) : PA(q + 1); }
 bool post_f_operand(int i, int q) {
   return POST_LIST != 0u ? ((post_bits(i) >> 5) & 1u) != 0u : PA(q + 2) != 0;
 }
-int out_dense() { return POST_LIST != 0u ? int((POST_LIST >> 3) & 31u) : P(P_OUT_DENSE); }
+int out_dense() {
+  return POST_LIST != 0u ? int((POST_LIST >> POST_LIST_DENSE_SHIFT) & 31u) : P(P_OUT_DENSE);
+}
 
 /* A tensor read at output coordinates: PA(d..d+4) hold its slice strides
  * for b, y, x, s (0 along broadcast dims) and a flag for one channel
