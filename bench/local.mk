@@ -10,4 +10,5 @@ EXTRA_DIST += bench/run-all.sh bench/compare-builds.sh bench/check-references.py
 	bench/cache-cold-warm.sh bench/quant-vs-litert.sh bench/device-native-sync.sh \
 	bench/quant_vs_litert.py bench/quant_binary_models.c bench/sha256_speed.c \
 	bench/quantized-fidelity.py bench/reference_models.py bench/quant-vs-float.sh \
+	bench/mlp_twin_models.c \
 	bench/svdf-intermediate.py bench/movenet-keypoints.py
