@@ -197,8 +197,10 @@ float4 grid_integers(__global const int *q, TENSOR_ARGS, int b, int y, int x, in
      * shift per channel in the operand, or one for all channels in q[3]. */
     float4 f = q[2] ? convert_float4(read_operand(q + 3, slot_pointer(q[2], TENSORS), b, y, x, s))
                     : (float4)(as_float(q[3]));
-    float4 t = floor(convert_float4(v) / scale * f + 0.5f);
-    g = (q[1] == 2 ? floor(t / f + 0.5f) : copysign(floor(fabs(t) / f + 0.5f), t)) + zero;
+    float4 rate = f / scale, inverse_step = 1.0f / f; /* 1 / f is exact */
+    float4 t = floor(convert_float4(v) * rate + 0.5f);
+    g = (q[1] == 2 ? floor(t * inverse_step + 0.5f)
+                   : copysign(floor(fabs(t) * inverse_step + 0.5f), t)) + zero;
   } else {
     g = round(convert_float4(v) / scale) + zero;
   }

@@ -87,6 +87,13 @@ const int MAX_POSTS = 4;
 const uint POST_LIST_DENSE_SHIFT = 3u;
 const int POST_LIST_POSTS_SHIFT = 8;
 const int POST_LIST_POST_BITS = 6;
+/* GPU_GRID_VALUE_* (gpu_kernel_catalog.h): GRID_VALUE(i) of the prelude. */
+const int GRID_VALUE_SCALE = 0;
+const int GRID_VALUE_ZERO = 1;
+const int GRID_VALUE_QMIN = 2;
+const int GRID_VALUE_QMAX = 3;
+const int GRID_VALUE_RATE = 4;
+const int GRID_VALUE_INVERSE_STEP = 5;
 
 layout(std430, binding = 0) readonly buffer Params {
   int p[];
@@ -273,15 +280,19 @@ vec4 round_half_away4(vec4 value) {
 
 /* The float view of a quantized tensor (POST_QUANTIZE, gpu_quant.h): the
  * integers of v on the grid of scale, zero, qmin, qmax, in float32
- * whatever the storage. */
-vec4 grid_integers(vec4 v, float scale, float zero, float qmin, float qmax, int mode, vec4 f) {
+ * whatever the storage; rate = f / scale and inverse_step = 1 / f for the
+ * fixed-point roundings. */
+vec4 grid_integers(vec4 v, float scale, float zero, float qmin, float qmax, int mode, vec4 rate,
+                   vec4 inverse_step) {
   vec4 g;
   if (mode == 2 || mode == 3) {
     /* TFLite's fixed-point requantization (mode 2: ties upward, 3: away
      * from zero), rounded twice: at 1/f LSB, then to the LSB; f = 2^right
-     * shift per channel. */
-    vec4 t = floor(v / scale * f + 0.5);
-    g = (mode == 2 ? floor(t / f + 0.5) : sign(t) * floor(abs(t) / f + 0.5)) + zero;
+     * shift per channel. Multiplications only: the host divides once
+     * where it can (GPU_GRID_VALUE_RATE), and 1 / f is exact. */
+    vec4 t = floor(v * rate + 0.5);
+    g = (mode == 2 ? floor(t * inverse_step + 0.5)
+                   : sign(t) * floor(abs(t) * inverse_step + 0.5)) + zero;
   } else if (mode == 1) {
     /* As pooling and resize average integers; near-ties (GPU_GRID_TIE_SLACK) as ties. */
     vec4 u = v / scale + zero;
@@ -308,6 +319,43 @@ int out_dense() {
   return POST_LIST != 0u ? int((POST_LIST >> POST_LIST_DENSE_SHIFT) & 31u) : P(P_OUT_DENSE);
 }
 
+/* The post-op whose grid values the dispatch passes beside its parameter
+ * offset (GRID_VALUE, gpu_post_list_pushed_grid): the last POST_QUANTIZE
+ * the post-op list describes; -1: none, or POST_LIST unknown. A constant
+ * expression, not a loop: NVIDIA's GLSL compiler keeps such loops. */
+#define POST_LIST_TYPE(i) \
+  int((POST_LIST >> uint(POST_LIST_POSTS_SHIFT + (i) * POST_LIST_POST_BITS)) & 7u)
+const int PUSHED_GRID = POST_LIST == 0u                        ? -1
+                        : POST_LIST_TYPE(3) == POST_QUANTIZE ? 3
+                        : POST_LIST_TYPE(2) == POST_QUANTIZE ? 2
+                        : POST_LIST_TYPE(1) == POST_QUANTIZE ? 1
+                        : POST_LIST_TYPE(0) == POST_QUANTIZE ? 0
+                                                             : -1;
+
+/* Grid values of POST_QUANTIZE post-op i (at q): from beside the
+ * parameter offset for the pushed one, else from the parameters. */
+float grid_scale(int i, int q) {
+  return intBitsToFloat(i == PUSHED_GRID ? GRID_VALUE(GRID_VALUE_SCALE) : PA(q + 8));
+}
+float grid_zero(int i, int q) {
+  return float(i == PUSHED_GRID ? GRID_VALUE(GRID_VALUE_ZERO) : PA(q + 9));
+}
+float grid_qmin(int i, int q) {
+  return float(i == PUSHED_GRID ? GRID_VALUE(GRID_VALUE_QMIN) : PA(q + 10));
+}
+float grid_qmax(int i, int q) {
+  return float(i == PUSHED_GRID ? GRID_VALUE(GRID_VALUE_QMAX) : PA(q + 11));
+}
+/* f / scale and 1 / f of a grid with one f for all channels (in [3]). */
+float grid_rate(int i, int q) {
+  return i == PUSHED_GRID ? intBitsToFloat(GRID_VALUE(GRID_VALUE_RATE))
+                          : intBitsToFloat(PA(q + 3)) / intBitsToFloat(PA(q + 8));
+}
+float grid_inverse_step(int i, int q) {
+  return i == PUSHED_GRID ? intBitsToFloat(GRID_VALUE(GRID_VALUE_INVERSE_STEP))
+                          : 1.0 / intBitsToFloat(PA(q + 3));
+}
+
 /* A tensor read at output coordinates: PA(d..d+4) hold its slice strides
  * for b, y, x, s (0 along broadcast dims) and a flag for one channel
  * broadcast to all. */
@@ -322,10 +370,17 @@ FLT4 read_operand(int d, int n, int b, int y, int x, int s) {
  * one for all channels in [3]. */
 vec4 grid_post_integers(int i, int q, int b, int y, int x, int s, vec4 v) {
   int mode = post_rounding(i, q);
-  vec4 f = post_f_operand(i, q) ? vec4(read_operand(q + 3, PA(q + 2), b, y, x, s))
-                                : vec4(mode >= 2 ? intBitsToFloat(PA(q + 3)) : 1.0);
-  return grid_integers(v, intBitsToFloat(PA(q + 8)), float(PA(q + 9)), float(PA(q + 10)),
-                       float(PA(q + 11)), mode, f);
+  vec4 rate = vec4(0.0), inverse_step = vec4(1.0);
+  if (mode >= 2 && post_f_operand(i, q)) {
+    vec4 f = vec4(read_operand(q + 3, PA(q + 2), b, y, x, s));
+    rate = f / grid_scale(i, q);
+    inverse_step = 1.0 / f;
+  } else if (mode >= 2) {
+    rate = vec4(grid_rate(i, q));
+    inverse_step = vec4(grid_inverse_step(i, q));
+  }
+  return grid_integers(v, grid_scale(i, q), grid_zero(i, q), grid_qmin(i, q), grid_qmax(i, q),
+                       mode, rate, inverse_step);
 }
 
 FLT4 apply_unary(int code, FLT4 v, float alpha) {
@@ -368,8 +423,8 @@ FLT4 posted_slice(int b, int y, int x, int s, FLT4 computed) {
     } else if (type == POST_UNARY) {
       v = apply_unary(PA(q + 1), v, intBitsToFloat(PA(q + 8)));
     } else if (type == POST_QUANTIZE) {
-      float scale = intBitsToFloat(PA(q + 8)), zero = float(PA(q + 9));
-      v = FLT4((grid_post_integers(i, q, b, y, x, s, vec4(v)) - zero) * scale);
+      v = FLT4((grid_post_integers(i, q, b, y, x, s, vec4(v)) - grid_zero(i, q)) *
+               grid_scale(i, q));
     } else {
       FLT4 o = read_operand(q + 3, PA(q + 2), b, y, x, s);
       if (type == POST_BINARY)

@@ -2,7 +2,8 @@
 /* OpenGL ES 3.1 prelude of the GLSL kernels (compiled by the driver at run
  * time). gpu_gl appends, after it, the storage define (GPU_HALF_STORAGE:
  * halves packed two to a uint with packHalf2x16) and the work-group size
- * layout; the dispatch's parameter offset is the uniform at location 0. */
+ * layout; the dispatch's parameter offset is the uniform at location 0,
+ * its grid values those at 1..6. */
 #if defined(GL_EXT_gpu_shader5)
 #extension GL_EXT_gpu_shader5 : enable
 #define GPU_PRECISE precise
@@ -24,6 +25,10 @@ precision highp int;
 
 layout(location = 0) uniform int params_base;
 #define PARAMS_BASE params_base
+/* GPU_GRID_VALUE_* (gpu_kernel_catalog.h), set where the post-op list has
+ * a grid; locations 1..6. */
+layout(location = 1) uniform int grid_values[6];
+#define GRID_VALUE(i) grid_values[i]
 
 /* GLSL ES has no loop attributes (prelude_vulkan.glsl's UNROLL). */
 #define UNROLL

@@ -7,7 +7,8 @@
  *   GPU_STORAGE_16BIT   halves stored as float16_t (storageBuffer16BitAccess);
  *                       without it two halves are packed in a uint
  * Work-group sizes are specialization constants 0..2, the post-op list is
- * 3, and the dispatch's parameter offset is a push constant. */
+ * 3; the dispatch's parameter offset and its grid values are push
+ * constants. */
 #if defined(GPU_STORAGE_16BIT)
 #extension GL_EXT_shader_16bit_storage : require
 #endif
@@ -22,8 +23,10 @@ layout(constant_id = 3) const uint POST_LIST = 0u;
 #define GPU_POST_LIST_DECLARED 1
 layout(push_constant) uniform DispatchConstants {
   int base;
+  int grid[6]; /* GPU_GRID_VALUE_* (gpu_kernel_catalog.h) */
 } dispatch_constants;
 #define PARAMS_BASE dispatch_constants.base
+#define GRID_VALUE(i) dispatch_constants.grid[i]
 
 /* SPIR-V NoContraction: operations feeding a precise variable are never
  * fused into multiply-adds. */

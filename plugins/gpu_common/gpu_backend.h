@@ -30,6 +30,10 @@ typedef struct gpu_step {
    * gpu_kernel_specializes_posts says not to): a backend may build the
    * kernel for it (gpu_vk: a specialization constant) or ignore it. */
   uint32_t post_list;
+  /* The grid values the kernel reads beside its parameter offset when
+   * post_list names a grid (gpu_pushed_grid_values); backends building
+   * no kernel for post_list ignore them. */
+  int32_t grid_values[GPU_GRID_VALUE_COUNT];
 } gpu_step;
 
 /* What a device can do, filled once when the device is opened. */

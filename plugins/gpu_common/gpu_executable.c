@@ -161,6 +161,8 @@ static tflaccel_status create_sequence(gpu_executable *executable) {
       steps[i].post_list = gpu_kernel_specializes_posts(dispatch->kernel)
                                ? gpu_post_list(program->params + dispatch->params)
                                : 0;
+      gpu_pushed_grid_values(program->params + dispatch->params, steps[i].post_list,
+                             steps[i].grid_values);
     }
     host->log(host->context, TFLACCEL_LOG_DEBUG, "%u dispatches with %u barriers between them",
               count, barrier_count);

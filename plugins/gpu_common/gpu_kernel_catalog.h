@@ -39,9 +39,10 @@
  * half away from zero (TFLite's requantization), 1 rounds x / scale +
  * zero point half away from zero, ties within GPU_GRID_TIE_SLACK (the
  * integer kernels that average integers: pooling, bilinear resize); 2 and
- * 3 round as TFLite's fixed-point multiplier does, twice: t = round(x /
- * scale * f) with f = 2^right shift read per channel from the operand of
- * [2]..[7] (or, with [2] 0, one f for all channels: [3] float bits), then t / f rounded with ties upward (2: int8 CONV_2D and
+ * 3 round as TFLite's fixed-point multiplier does, twice: t = round(x *
+ * (f / scale)) with f = 2^right shift read per channel from the operand
+ * of [2]..[7] (or, with [2] 0, one f for all channels: [3] float bits),
+ * then t * (1 / f) rounded with ties upward (2: int8 CONV_2D and
  * FULLY_CONNECTED, which TFLite runs in ruy) or away from zero (3). */
 #ifndef TFLACCEL_GPU_COMMON_GPU_KERNEL_CATALOG_H
 #define TFLACCEL_GPU_COMMON_GPU_KERNEL_CATALOG_H
@@ -87,6 +88,25 @@ typedef enum gpu_post_type {
 #define GPU_POST_LIST_DENSE_SHIFT 3
 #define GPU_POST_LIST_POSTS_SHIFT 8
 #define GPU_POST_LIST_POST_BITS 6
+
+/* The grid values of one post-op (gpu_post_list_pushed_grid: the last
+ * GPU_POST_QUANTIZE the list describes) that a backend passes beside the
+ * parameter offset (gpu_vk: push constants, gpu_gl: uniforms), in this
+ * order: its [8] scale bits, [9] zero point, [10] qmin, [11] qmax, then,
+ * for the fixed-point roundings with one f for all channels, f / scale
+ * and 1 / f (float bits, computed once on the host). Read from there, they
+ * are no load from the parameter buffer after the dot product and no
+ * division: on NVIDIA both showed in every small quantized dispatch
+ * (bench/RESULTS.md wave 11). */
+enum {
+  GPU_GRID_VALUE_SCALE = 0,
+  GPU_GRID_VALUE_ZERO = 1,
+  GPU_GRID_VALUE_QMIN = 2,
+  GPU_GRID_VALUE_QMAX = 3,
+  GPU_GRID_VALUE_RATE = 4,         /* f / scale */
+  GPU_GRID_VALUE_INVERSE_STEP = 5, /* 1 / f */
+  GPU_GRID_VALUE_COUNT = 6,
+};
 
 /* How near (in LSB) to a half an averaged value rounds as a tie: the float
  * view's error in x / scale, far below it, must not decide a tie that the

@@ -124,3 +124,28 @@ uint32_t gpu_post_list(const int32_t *params) {
   }
   return list;
 }
+
+int32_t gpu_post_list_pushed_grid(uint32_t post_list) {
+  int32_t found = -1;
+  if (post_list == 0) return found;
+  for (int32_t i = 0; i < GPU_MAX_POSTS; ++i) {
+    uint32_t bits = post_list >> (GPU_POST_LIST_POSTS_SHIFT + GPU_POST_LIST_POST_BITS * i);
+    if ((bits & 7) == GPU_POST_QUANTIZE) found = i;
+  }
+  return found;
+}
+
+void gpu_pushed_grid_values(const int32_t *params, uint32_t post_list,
+                            int32_t values[GPU_GRID_VALUE_COUNT]) {
+  for (int i = 0; i < GPU_GRID_VALUE_COUNT; ++i) values[i] = 0;
+  int32_t grid = gpu_post_list_pushed_grid(post_list);
+  if (grid < 0) return;
+  const int32_t *post = params + GPU_P_POSTS + GPU_POST_SIZE * grid;
+  values[GPU_GRID_VALUE_SCALE] = post[8];
+  values[GPU_GRID_VALUE_ZERO] = post[9];
+  values[GPU_GRID_VALUE_QMIN] = post[10];
+  values[GPU_GRID_VALUE_QMAX] = post[11];
+  double f = post[1] >= 2 && post[2] == 0 ? (double)gpu_float_from_bits(post[3]) : 1.0;
+  values[GPU_GRID_VALUE_RATE] = gpu_float_bits((float)(f / (double)gpu_float_from_bits(post[8])));
+  values[GPU_GRID_VALUE_INVERSE_STEP] = gpu_float_bits((float)(1.0 / f));
+}

@@ -126,4 +126,14 @@ float gpu_float_from_bits(int32_t bits);
  * gpu_kernel_catalog.h's GPU_POST_LIST_* describe (never 0). */
 uint32_t gpu_post_list(const int32_t *params);
 
+/* The post-op that a dispatch of post-op list post_list passes the grid
+ * values of beside its parameter offset (GPU_GRID_VALUES_*): its last
+ * GPU_POST_QUANTIZE, the store's own included; -1 when none (or
+ * post_list is 0). */
+int32_t gpu_post_list_pushed_grid(uint32_t post_list);
+
+/* Those values, from the dispatch's parameters; all 0 when it has none. */
+void gpu_pushed_grid_values(const int32_t *params, uint32_t post_list,
+                            int32_t values[GPU_GRID_VALUE_COUNT]);
+
 #endif

@@ -19,6 +19,8 @@
 #define SLOT_BASE 1
 /* The location of the kernels' parameter offset uniform (prelude_gles.glsl). */
 #define BASE_UNIFORM_LOCATION 0
+/* prelude_gles.glsl: the grid values (GPU_GRID_VALUE_*), locations 1..6. */
+#define GRID_UNIFORM_LOCATION 1
 /* glClientWaitSync waits this long at a time (nanoseconds). */
 #define FENCE_WAIT_NS 1000000000ull
 
@@ -145,6 +147,11 @@ typedef struct gl_step {
   gpu_kernel_object *object;
   uint32_t groups[3];
   int32_t barrier_before; /* the GPU layer's barrier plan */
+  /* Set as the uniforms at GRID_UNIFORM_LOCATION where the program reads
+   * them (its post-op list has a grid): a uniform the program lacks may
+   * not be set. */
+  int32_t has_grid;
+  int32_t grid_values[GPU_GRID_VALUE_COUNT];
 } gl_step;
 
 struct gpu_sequence {
@@ -159,6 +166,8 @@ static tflaccel_status fit_step(gl_backend_device *self, const gpu_step *step, g
   const uint32_t *group = key.local;
   fitted->object = step->kernel;
   fitted->barrier_before = step->barrier_before;
+  fitted->has_grid = gpu_post_list_pushed_grid(step->post_list) >= 0;
+  memcpy(fitted->grid_values, step->grid_values, sizeof step->grid_values);
   for (int i = 0; i < 3; ++i) {
     fitted->groups[i] = (step->global[i] + group[i] - 1) / group[i];
     if (fitted->groups[i] == 0) fitted->groups[i] = 1;
@@ -250,6 +259,7 @@ static tflaccel_status dispatch(gl_backend_device *self, const gl_step *step) {
   if (self->bound_program != object->program) glUseProgram(object->program);
   self->bound_program = object->program;
   glUniform1i(BASE_UNIFORM_LOCATION, object->base);
+  if (step->has_grid) glUniform1iv(GRID_UNIFORM_LOCATION, GPU_GRID_VALUE_COUNT, step->grid_values);
   for (GLuint i = 0; i < GL_BACKEND_BINDINGS; ++i) {
     if (self->bound_buffers[i] != object->buffers[i])
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, i, object->buffers[i]);

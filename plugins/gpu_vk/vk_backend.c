@@ -47,6 +47,7 @@ typedef struct vk_step {
   VkPipeline pipeline;
   uint32_t groups[3];
   int32_t barrier_before; /* the GPU layer's barrier plan */
+  int32_t grid_values[GPU_GRID_VALUE_COUNT]; /* pushed after the object's base */
 } vk_step;
 
 /* A compiled partition's dispatches and the command buffer they are
@@ -500,6 +501,7 @@ static tflaccel_status fit_step(vk_backend_device *self, const gpu_step *step, v
   fitted->object = step->kernel;
   fitted->pipeline = step->kernel->pipeline;
   fitted->barrier_before = step->barrier_before;
+  memcpy(fitted->grid_values, step->grid_values, sizeof step->grid_values);
   for (int i = 0; i < 3; ++i) {
     fitted->groups[i] = (step->global[i] + group[i] - 1) / group[i];
     if (fitted->groups[i] == 0) fitted->groups[i] = 1;
@@ -559,8 +561,13 @@ static void record_dispatches(const vk_backend_device *self, const gpu_sequence 
     }
     vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, self->pipelines.layout, 0, 1,
                             &object->set, 0, NULL);
+    /* prelude_vulkan.glsl's push constants: the parameter offset, then
+     * the grid values. */
+    int32_t push[1 + GPU_GRID_VALUE_COUNT];
+    push[0] = object->base;
+    memcpy(push + 1, step->grid_values, sizeof step->grid_values);
     vkCmdPushConstants(commands, self->pipelines.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                       sizeof object->base, &object->base);
+                       sizeof push, push);
     vkCmdDispatch(commands, step->groups[0], step->groups[1], step->groups[2]);
     /* Once this and every earlier dispatch are done. */
     if (sequence->timestamps != VK_NULL_HANDLE)

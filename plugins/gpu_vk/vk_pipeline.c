@@ -142,8 +142,10 @@ tflaccel_status vk_pipeline_set_init(const tflaccel_host_services *host,
     set->set_layout = VK_NULL_HANDLE;
     return vk_call_failed(host, "vkCreateDescriptorSetLayout", result);
   }
-  const VkPushConstantRange push = {
-      .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .offset = 0, .size = sizeof(int32_t)};
+  /* prelude_vulkan.glsl: the parameter offset and the grid values. */
+  const VkPushConstantRange push = {.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+                                    .offset = 0,
+                                    .size = (1 + GPU_GRID_VALUE_COUNT) * sizeof(int32_t)};
   const VkPipelineLayoutCreateInfo layout_info = {
       .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
       .setLayoutCount = 1,
