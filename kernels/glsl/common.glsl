@@ -322,7 +322,7 @@ int out_dense() {
 /* The post-op whose grid values the dispatch passes beside its parameter
  * offset (GRID_VALUE, gpu_post_list_pushed_grid): the last POST_QUANTIZE
  * the post-op list describes; -1: none, or POST_LIST unknown. A constant
- * expression, not a loop: NVIDIA's GLSL compiler keeps such loops. */
+ * expression (not a loop: see posted_slice). */
 #define POST_LIST_TYPE(i) \
   int((POST_LIST >> uint(POST_LIST_POSTS_SHIFT + (i) * POST_LIST_POST_BITS)) & 7u)
 const int PUSHED_GRID = POST_LIST == 0u                        ? -1
@@ -410,27 +410,51 @@ FLT4 apply_binary(int code, FLT4 a, FLT4 b) {
   return r;
 }
 
-/* Slice s of output pixel (b, y, x) after the post-ops. */
+/* Post-op i of the dispatch applied to v, at slice s of output pixel
+ * (b, y, x). */
+FLT4 apply_post(int i, int b, int y, int x, int s, FLT4 v) {
+  PRECISE_FP32 FLT4 r = v;
+  int q = pbase + P_POSTS + POST_SIZE * i;
+  int type = post_type(i, q);
+  if (type == POST_CLAMP) {
+    r = min(max(v, FLT4(intBitsToFloat(PA(q + 8)))), FLT4(intBitsToFloat(PA(q + 9))));
+  } else if (type == POST_UNARY) {
+    r = apply_unary(PA(q + 1), v, intBitsToFloat(PA(q + 8)));
+  } else if (type == POST_QUANTIZE) {
+    r = FLT4((grid_post_integers(i, q, b, y, x, s, vec4(v)) - grid_zero(i, q)) * grid_scale(i, q));
+  } else {
+    FLT4 o = read_operand(q + 3, PA(q + 2), b, y, x, s);
+    if (type == POST_BINARY)
+      r = PA(q + 10) != 0 ? apply_binary(PA(q + 1), o, v) : apply_binary(PA(q + 1), v, o);
+    else
+      r = mix(v * o, v, greaterThanEqual(v, FLT4(0)));
+  }
+  return r;
+}
+
+/* Slice s of output pixel (b, y, x) after the post-ops. Where the prelude
+ * asks (GPU_POSTS_WRITTEN_OUT), a known list is written out with constant
+ * indices (MAX_POSTS of them): NVIDIA's GLSL compiler keeps a loop over
+ * the post-ops, decoding the list in it, even when POST_LIST is a
+ * constant (its NV_compute_program5 assembly, bench/RESULTS.md wave 11).
+ * glslc's SPIR-V folds the loop without help, and would double in size. */
 FLT4 posted_slice(int b, int y, int x, int s, FLT4 computed) {
   PRECISE_FP32 FLT4 v = computed;
   int count = post_count();
-  for (int i = 0; i < MAX_POSTS; ++i) {
-    if (i >= count) break;
-    int q = pbase + P_POSTS + POST_SIZE * i;
-    int type = post_type(i, q);
-    if (type == POST_CLAMP) {
-      v = min(max(v, FLT4(intBitsToFloat(PA(q + 8)))), FLT4(intBitsToFloat(PA(q + 9))));
-    } else if (type == POST_UNARY) {
-      v = apply_unary(PA(q + 1), v, intBitsToFloat(PA(q + 8)));
-    } else if (type == POST_QUANTIZE) {
-      v = FLT4((grid_post_integers(i, q, b, y, x, s, vec4(v)) - grid_zero(i, q)) *
-               grid_scale(i, q));
-    } else {
-      FLT4 o = read_operand(q + 3, PA(q + 2), b, y, x, s);
-      if (type == POST_BINARY)
-        v = PA(q + 10) != 0 ? apply_binary(PA(q + 1), o, v) : apply_binary(PA(q + 1), v, o);
-      else
-        v = mix(v * o, v, greaterThanEqual(v, FLT4(0)));
+  bool written_out = false;
+#if defined(GPU_POSTS_WRITTEN_OUT)
+  written_out = POST_LIST != 0u;
+  if (written_out) {
+    if (count > 0) v = apply_post(0, b, y, x, s, v);
+    if (count > 1) v = apply_post(1, b, y, x, s, v);
+    if (count > 2) v = apply_post(2, b, y, x, s, v);
+    if (count > 3) v = apply_post(3, b, y, x, s, v);
+  }
+#endif
+  if (!written_out) {
+    for (int i = 0; i < MAX_POSTS; ++i) {
+      if (i >= count) break;
+      v = apply_post(i, b, y, x, s, v);
     }
   }
   return v;

@@ -32,3 +32,7 @@ layout(location = 1) uniform int grid_values[6];
 
 /* GLSL ES has no loop attributes (prelude_vulkan.glsl's UNROLL). */
 #define UNROLL
+
+/* common.glsl's posted_slice: a known post-op list written out, not
+ * looped over (NVIDIA's GLSL compiler does not unroll that loop). */
+#define GPU_POSTS_WRITTEN_OUT 1
