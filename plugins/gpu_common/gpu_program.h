@@ -127,7 +127,7 @@ float gpu_float_from_bits(int32_t bits);
 uint32_t gpu_post_list(const int32_t *params);
 
 /* The post-op that a dispatch of post-op list post_list passes the grid
- * values of beside its parameter offset (GPU_GRID_VALUES_*): its last
+ * values of beside its parameter offset (GPU_GRID_VALUE_*): its last
  * GPU_POST_QUANTIZE, the store's own included; -1 when none (or
  * post_list is 0). */
 int32_t gpu_post_list_pushed_grid(uint32_t post_list);
