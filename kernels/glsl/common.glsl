@@ -309,8 +309,12 @@ vec4 grid_integers(vec4 v, float scale, float zero, float qmin, float qmax, int 
  * whether its f is an operand (POST_QUANTIZE), the output's store
  * ([P_OUT_DENSE]): constants when POST_LIST is. */
 int post_count() { return POST_LIST != 0u ? int(POST_LIST & 7u) - 1 : P(P_POST_COUNT); }
-uint post_bits(int i) { return POST_LIST >> uint(POST_LIST_POSTS_SHIFT + POST_LIST_POST_BITS * i); }
-int post_type(int i, int q) { return POST_LIST != 0u ? int(post_bits(i) & 7u) : PA(q); }
+/* Post-op i's bits of POST_LIST, and its type: macros, so that constant
+ * expressions (PUSHED_GRID) decode the list as the functions do. */
+#define POST_LIST_BITS(i) (POST_LIST >> uint(POST_LIST_POSTS_SHIFT + (i) * POST_LIST_POST_BITS))
+#define POST_LIST_TYPE(i) int(POST_LIST_BITS(i) & 7u)
+uint post_bits(int i) { return POST_LIST_BITS(i); }
+int post_type(int i, int q) { return POST_LIST != 0u ? POST_LIST_TYPE(i) : PA(q); }
 int post_rounding(int i, int q) { return POST_LIST != 0u ? int((post_bits(i) >> 3) & 3u) : PA(q + 1); }
 bool post_f_operand(int i, int q) {
   return POST_LIST != 0u ? ((post_bits(i) >> 5) & 1u) != 0u : PA(q + 2) != 0;
@@ -323,8 +327,6 @@ int out_dense() {
  * offset (GRID_VALUE, gpu_post_list_pushed_grid): the last POST_QUANTIZE
  * the post-op list describes; -1: none, or POST_LIST unknown. A constant
  * expression (not a loop: see posted_slice). */
-#define POST_LIST_TYPE(i) \
-  int((POST_LIST >> uint(POST_LIST_POSTS_SHIFT + (i) * POST_LIST_POST_BITS)) & 7u)
 const int PUSHED_GRID = POST_LIST == 0u                        ? -1
                         : POST_LIST_TYPE(3) == POST_QUANTIZE ? 3
                         : POST_LIST_TYPE(2) == POST_QUANTIZE ? 2
@@ -332,20 +334,15 @@ const int PUSHED_GRID = POST_LIST == 0u                        ? -1
                         : POST_LIST_TYPE(0) == POST_QUANTIZE ? 0
                                                              : -1;
 
-/* Grid values of POST_QUANTIZE post-op i (at q): from beside the
- * parameter offset for the pushed one, else from the parameters. */
-float grid_scale(int i, int q) {
-  return intBitsToFloat(i == PUSHED_GRID ? GRID_VALUE(GRID_VALUE_SCALE) : PA(q + 8));
+/* Grid values of POST_QUANTIZE post-op i (at q): GRID_VALUE(value) for
+ * the pushed one, else its word at q + offset of the parameters. */
+int grid_word(int i, int q, int value, int offset) {
+  return i == PUSHED_GRID ? GRID_VALUE(value) : PA(q + offset);
 }
-float grid_zero(int i, int q) {
-  return float(i == PUSHED_GRID ? GRID_VALUE(GRID_VALUE_ZERO) : PA(q + 9));
-}
-float grid_qmin(int i, int q) {
-  return float(i == PUSHED_GRID ? GRID_VALUE(GRID_VALUE_QMIN) : PA(q + 10));
-}
-float grid_qmax(int i, int q) {
-  return float(i == PUSHED_GRID ? GRID_VALUE(GRID_VALUE_QMAX) : PA(q + 11));
-}
+float grid_scale(int i, int q) { return intBitsToFloat(grid_word(i, q, GRID_VALUE_SCALE, 8)); }
+float grid_zero(int i, int q) { return float(grid_word(i, q, GRID_VALUE_ZERO, 9)); }
+float grid_qmin(int i, int q) { return float(grid_word(i, q, GRID_VALUE_QMIN, 10)); }
+float grid_qmax(int i, int q) { return float(grid_word(i, q, GRID_VALUE_QMAX, 11)); }
 /* f / scale and 1 / f of a grid with one f for all channels (in [3]). */
 float grid_rate(int i, int q) {
   return i == PUSHED_GRID ? intBitsToFloat(GRID_VALUE(GRID_VALUE_RATE))
@@ -441,21 +438,17 @@ FLT4 apply_post(int i, int b, int y, int x, int s, FLT4 v) {
 FLT4 posted_slice(int b, int y, int x, int s, FLT4 computed) {
   PRECISE_FP32 FLT4 v = computed;
   int count = post_count();
-  bool written_out = false;
 #if defined(GPU_POSTS_WRITTEN_OUT)
-  written_out = POST_LIST != 0u;
-  if (written_out) {
+  if (POST_LIST != 0u) {
     if (count > 0) v = apply_post(0, b, y, x, s, v);
     if (count > 1) v = apply_post(1, b, y, x, s, v);
     if (count > 2) v = apply_post(2, b, y, x, s, v);
     if (count > 3) v = apply_post(3, b, y, x, s, v);
-  }
+  } else
 #endif
-  if (!written_out) {
-    for (int i = 0; i < MAX_POSTS; ++i) {
-      if (i >= count) break;
-      v = apply_post(i, b, y, x, s, v);
-    }
+  for (int i = 0; i < MAX_POSTS; ++i) {
+    if (i >= count) break;
+    v = apply_post(i, b, y, x, s, v);
   }
   return v;
 }
