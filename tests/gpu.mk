@@ -67,6 +67,15 @@ tests_gpu_test_gpu_post_list_CPPFLAGS = $(TEST_CPP_FLAGS)
 tests_gpu_test_gpu_post_list_CFLAGS = $(TEST_C_FLAGS)
 tests_gpu_test_gpu_post_list_LDADD = plugins/libgpu_common.la $(CHECK_LIBS)
 
+# The 8-bit input conv2d reads in place, lowered: no device needed.
+check_PROGRAMS += tests/gpu/test_gpu_input_words
+TESTS += tests/gpu/test_gpu_input_words
+tests_gpu_test_gpu_input_words_SOURCES = tests/gpu/test_gpu_input_words.c \
+	tests/conformance/conformance_graph.c tests/conformance/conformance_graph.h
+tests_gpu_test_gpu_input_words_CPPFLAGS = $(TEST_CPP_FLAGS)
+tests_gpu_test_gpu_input_words_CFLAGS = $(TEST_C_FLAGS)
+tests_gpu_test_gpu_input_words_LDADD = plugins/libgpu_common.la libtflaccel_core.la $(CHECK_LIBS)
+
 # The support rules of MediaPipe's transform custom ops: no device needed.
 check_PROGRAMS += tests/gpu/test_gpu_mediapipe_support
 TESTS += tests/gpu/test_gpu_mediapipe_support

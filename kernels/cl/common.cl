@@ -65,8 +65,9 @@
 #define POST_BINARY 3
 #define POST_PRELU 4
 #define POST_QUANTIZE 5
-/* P_OUT_DENSE: 1 + gpu_dense_kind, and a flag (gpu_kernel_catalog.h). */
-#define OUT_DENSE_KIND_MASK 15
+/* P_OUT_DENSE: 1 + gpu_dense_kind, and flags (gpu_kernel_catalog.h; never
+ * GPU_IN_WORDS: gpu_cl lacks GPU_FEATURE_INPUT_WORDS). */
+#define OUT_DENSE_KIND_MASK 7
 #define OUT_DENSE_GRID 16
 
 #define KERNEL_ARGS                                                                      \

@@ -73,8 +73,9 @@ const int POST_UNARY = 2;
 const int POST_BINARY = 3;
 const int POST_PRELU = 4;
 const int POST_QUANTIZE = 5;
-/* P_OUT_DENSE: 1 + gpu_dense_kind, and a flag (gpu_kernel_catalog.h). */
-const int OUT_DENSE_KIND_MASK = 15;
+/* P_OUT_DENSE: 1 + gpu_dense_kind, and flags (gpu_kernel_catalog.h). */
+const int OUT_DENSE_KIND_MASK = 7;
+const int IN_WORDS = 8;
 const int OUT_DENSE_GRID = 16;
 
 /* The dispatch's post-op list when the kernel is built for it (a

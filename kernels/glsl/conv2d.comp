@@ -2,7 +2,26 @@
  * [KH][KW][input slice][4] vectors: vector i of an input slice holds, for
  * its input channel i, the weights of the slice's four output channels.
  * Each work item computes K(11) (1 to 4) consecutive output slices, reusing
- * every input slice it reads. */
+ * every input slice it reads. t1 holds slices, or an 8-bit partition
+ * input's integers read in place (input_slice). */
+
+/* Input slice i: t1's, or (IN_WORDS) one word of four 8-bit integers of a
+ * partition input as the core holds it, dequantized as to_slices.comp
+ * would and rounded as it stores (K(12) scale, K(13) zero point, K(14) the
+ * sign bits that make int8 bytes unsigned). A constant branch where
+ * POST_LIST is known. */
+FLT4 input_slice(int i) {
+  FLT4 v;
+  if ((out_dense() & IN_WORDS) != 0) {
+    uint word = w1.words[tensor_offset[1] + i] ^ uint(K(14));
+    ivec4 q = ivec4((uvec4(word) >> uvec4(0u, 8u, 16u, 24u)) & 255u);
+    v = as_stored(FLT4(vec4(q - K(13)) * intBitsToFloat(K(12))));
+  } else {
+    v = load4(1, i);
+  }
+  return v;
+}
+
 void main() {
   kernel_start();
   int x = int(gl_GlobalInvocationID.x), by = int(gl_GlobalInvocationID.y);
@@ -32,7 +51,7 @@ void main() {
       int in_at = ((b * in_h + iy) * in_w + ix) * in_s;
       int w_at = (ky * kw + kx) * in_s * 4;
       for (int is = 0; is < in_s; ++is, w_at += 4) {
-        FLT4 v = load4(1, in_at + is);
+        FLT4 v = input_slice(in_at + is);
         acc0 = madd4(v, 2, w0 + w_at, acc0);
         if (count > 1) acc1 = madd4(v, 2, w1 + w_at, acc1);
         if (count > 2) acc2 = madd4(v, 2, w2 + w_at, acc2);

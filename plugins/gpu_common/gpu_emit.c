@@ -107,6 +107,30 @@ void lower_bind_constants(gpu_lowering *lw, uint32_t dispatch, uint32_t argument
       (int32_t)(offset / lw->program->element_size);
 }
 
+/* Input t1 of GPU_KERNEL_CONV2D dispatch `dispatch`, an 8-bit partition
+ * input read in place (GPU_IN_WORDS: offsets in words, the grid in the
+ * kernel's [12..15)); the lowering promised no other reader
+ * (gpu_op_builder.reads_input_words). */
+static tflaccel_status bind_input_words(gpu_lowering *lw, uint32_t dispatch, uint32_t argument,
+                                        uint32_t tensor) {
+  gpu_dispatch *d = &lw->program->dispatches[dispatch];
+  if (d->kernel != GPU_KERNEL_CONV2D || argument != 1)
+    return lw->host->status_make(TFLACCEL_INTERNAL,
+                                 "%s: tensor %u is read in place as 8-bit words, but by kernel "
+                                 "%s argument %u",
+                                 lw->backend->plugin_name, tensor, gpu_kernel_name(d->kernel),
+                                 argument);
+  const tflaccel_quantization *q = &lw->graph->tensors[tensor].quantization;
+  int is_int8 = lw->tensors[tensor].dense_kind == GPU_DENSE_INT8;
+  int32_t *params = gpu_program_params(lw->program, dispatch);
+  d->args[argument].offset_unit = 4;
+  params[GPU_P_OUT_DENSE] |= GPU_IN_WORDS;
+  params[GPU_P_KERNEL + 12] = gpu_float_bits(q->scales[0]);
+  params[GPU_P_KERNEL + 13] = q->zero_points[0] + (is_int8 ? 128 : 0);
+  params[GPU_P_KERNEL + 14] = is_int8 ? (int32_t)0x80808080u : 0;
+  return NULL;
+}
+
 tflaccel_status lower_bind_input(gpu_lowering *lw, uint32_t dispatch, uint32_t argument,
                                  uint32_t tensor) {
   uint32_t root = lower_storage_root(lw, tensor);
@@ -133,7 +157,7 @@ tflaccel_status lower_bind_input(gpu_lowering *lw, uint32_t dispatch, uint32_t a
       d->args[argument].binding = lt->binding;
       d->args[argument].offset_unit = lw->program->element_size;
       params[argument] = 0;
-      return NULL;
+      return lt->words_in_place ? bind_input_words(lw, dispatch, argument, root) : NULL;
     case GPU_BUFFER_ARENA:
       d->args[argument].kind = GPU_BUFFER_ARENA;
       return add_fixup(lw, dispatch, argument, lt->request);

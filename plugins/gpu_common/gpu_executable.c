@@ -283,7 +283,8 @@ tflaccel_status gpu_executable_create(const gpu_backend *backend, const tflaccel
               "dispatch %u: %s, global %u x %u x %u, output %d x %d x %d x %d%s, %d post-ops", i,
               gpu_kernel_name(dispatch->kernel), dispatch->global[0], dispatch->global[1],
               dispatch->global[2], params[GPU_P_OUT], params[GPU_P_OUT + 1], params[GPU_P_OUT + 2],
-              params[GPU_P_OUT + 3], params[GPU_P_OUT_DENSE] ? " dense" : "",
+              params[GPU_P_OUT + 3],
+              params[GPU_P_OUT_DENSE] & GPU_OUT_DENSE_KIND_MASK ? " dense" : "",
               params[GPU_P_POST_COUNT]);
   }
   /* The weights live on the device now: the host copy is not needed. */

@@ -19,7 +19,9 @@
  *             GPU_KERNEL_FROM_SLICES quantizes them; with
  *             GPU_OUT_DENSE_GRID (an 8-bit output) the store itself
  *             rounds onto the grid of the GPU_POST_QUANTIZE post-op that
- *             lies just past the [7] applied ones, and stores its integers
+ *             lies just past the [7] applied ones, and stores its integers.
+ *             Flag GPU_IN_WORDS: t1 is an 8-bit partition input read in
+ *             place (GPU_KERNEL_CONV2D only, GPU_FEATURE_INPUT_WORDS)
  *   [14], [15] with a quantized dense t0: its scale float bits and zero
  *             point (its range is its integer type's)
  *   [16..64)  up to GPU_MAX_POSTS post-ops of GPU_POST_SIZE ints
@@ -57,7 +59,8 @@
 #define GPU_P_OUT_DENSE 13
 #define GPU_P_OUT_SCALE 14
 #define GPU_P_OUT_ZERO 15
-#define GPU_OUT_DENSE_KIND_MASK 15 /* [13]: 1 + gpu_dense_kind */
+#define GPU_OUT_DENSE_KIND_MASK 7 /* [13]: 1 + gpu_dense_kind */
+#define GPU_IN_WORDS 8            /* [13]: t1's slices are words of 8-bit integers */
 #define GPU_OUT_DENSE_GRID 16      /* [13]: the store rounds onto the next post-op's grid */
 #define GPU_P_POSTS 16
 #define GPU_POST_SIZE 12
@@ -80,7 +83,8 @@ typedef enum gpu_post_type {
  * about 1 us a dispatch on NVIDIA's GLSL compiler, bench/RESULTS.md wave 9).
  * 0: nothing known, the kernel reads the parameters. Otherwise
  *   bits 0..2    [7] + 1 (the number of post-ops, plus one)
- *   bits 3..7    [13] (the dense output's kind and GPU_OUT_DENSE_GRID)
+ *   bits 3..7    [13] (the dense output's kind, GPU_IN_WORDS and
+ *                GPU_OUT_DENSE_GRID)
  *   bits 8 + 6i  post-op i (0..3, up to the one GPU_OUT_DENSE_GRID names):
  *                its type (3 bits), then for GPU_POST_QUANTIZE its
  *                rounding [1] (2 bits) and 1 when its f is an operand. */
@@ -165,7 +169,15 @@ typedef enum gpu_kernel_id {
   GPU_KERNEL_ELEMENTWISE,
   /* t0 <- conv(t1, weights t2, bias t3); [0..3) input H, W, S, [3] KH,
    * [4] KW, [5] stride H, [6] stride W, [7] dilation H, [8] dilation W,
-   * [9] pad top, [10] pad left, [11] output slices per work item. */
+   * [9] pad top, [10] pad left, [11] output slices per work item. With
+   * GPU_IN_WORDS ([13]; GPU_FEATURE_INPUT_WORDS) t1 is a uint8 or int8
+   * partition input as the core holds it, each input slice one word (C a
+   * multiple of 4; offset in words), dequantized as GPU_KERNEL_TO_SLICES
+   * would: [12] scale float bits, [13] zero point, plus 128 for int8,
+   * [14] 0x80808080 for int8 (each byte's sign bit flipped makes it
+   * q + 128, an unsigned byte), 0 for uint8. The float twin's input is
+   * bound in place; this keeps the quantized one from paying a conversion
+   * dispatch more (bench/RESULTS.md, wave 12). */
   GPU_KERNEL_CONV2D,
   /* 1x1 only, same parameters: one work group of up to 64 items per output
    * slice, splitting the input slices (global: items, pixels, slices). */
@@ -307,13 +319,14 @@ typedef enum gpu_kernel_id {
 /* What a backend's kernels implement beyond the first catalogue
  * (gpu_device_caps.features). */
 enum {
-  GPU_FEATURE_DENSE_OUTPUT = 1u << 0,        /* parameter [13] */
-  GPU_FEATURE_DEPTHWISE_POINTWISE = 1u << 1, /* the two fused kernels above */
-  GPU_FEATURE_LSTM_GATES = 1u << 2, /* GPU_KERNEL_LSTM_GATES */
-  GPU_FEATURE_ORDERED_EXPAND = 1u << 3, /* GPU_KERNEL_DEPTHWISE_CONV_ORDERED_EXPAND */
+  GPU_FEATURE_DENSE_OUTPUT = 1u << 0,         /* parameter [13] */
+  GPU_FEATURE_DEPTHWISE_POINTWISE = 1u << 1,  /* the two fused kernels above */
+  GPU_FEATURE_LSTM_GATES = 1u << 2,           /* GPU_KERNEL_LSTM_GATES */
+  GPU_FEATURE_ORDERED_EXPAND = 1u << 3,       /* GPU_KERNEL_DEPTHWISE_CONV_ORDERED_EXPAND */
   GPU_FEATURE_MEDIAPIPE_TRANSFORMS = 1u << 4, /* the three MediaPipe transform kernels */
-  GPU_FEATURE_SVDF = 1u << 5, /* GPU_KERNEL_SVDF_STATE and GPU_KERNEL_SVDF_OUTPUT */
-  GPU_FEATURE_GATHER_ND = 1u << 6, /* GPU_KERNEL_GATHER_ND */
+  GPU_FEATURE_SVDF = 1u << 5,                 /* GPU_KERNEL_SVDF_STATE and GPU_KERNEL_SVDF_OUTPUT */
+  GPU_FEATURE_GATHER_ND = 1u << 6,            /* GPU_KERNEL_GATHER_ND */
+  GPU_FEATURE_INPUT_WORDS = 1u << 7,          /* GPU_IN_WORDS in GPU_KERNEL_CONV2D */
 };
 
 const char *gpu_kernel_name(int32_t kernel);

@@ -161,12 +161,47 @@ static void dense_kind_params(const gpu_lowering *lw, uint32_t t, int32_t *k) {
   gpu_quant_range(desc->dtype, &k[3], &k[4]);
 }
 
+/* Whether partition input t is read in place as words (GPU_IN_WORDS): an
+ * 8-bit quantized tensor of one scale whose bytes are already its slices
+ * (C a multiple of 4: a slice is one word), read only by ops whose
+ * builders read it so (gpu_op_builder.reads_input_words), each as its
+ * input 0 and nowhere else. The float twin's input is bound in place
+ * (binds_directly); without this the quantized model pays a TO_SLICES
+ * dispatch more (gpu_vk, H100: 6.6 us, bench/RESULTS.md wave 12). */
+static int input_read_as_words(const gpu_lowering *lw, uint32_t t) {
+  const lower_tensor *lt = &lw->tensors[t];
+  if (!(lw->backend->caps.features & GPU_FEATURE_INPUT_WORDS) || lt->is_output ||
+      lt->consumers == 0 || lt->shape.c % 4 != 0 ||
+      (lt->dense_kind != GPU_DENSE_UINT8 && lt->dense_kind != GPU_DENSE_INT8) ||
+      !gpu_is_quantized_activation(&lw->graph->tensors[t]))
+    return 0;
+  for (uint32_t p = 0; p < lw->partition->op_count; ++p) {
+    const tflaccel_op_desc *op = lower_op(lw, p);
+    int reads = 0, elsewhere = 0;
+    for (uint32_t i = 0; i < op->input_count; ++i) {
+      reads |= op->inputs[i] == t;
+      elsewhere |= i > 0 && op->inputs[i] == t;
+    }
+    if (!reads) continue;
+    const gpu_op_builder *builder = gpu_op_builder_find(op);
+    if (elsewhere || lw->absorbed[p] || builder == NULL || builder->reads_input_words == NULL ||
+        !builder->reads_input_words(lw, p))
+      return 0;
+  }
+  return 1;
+}
+
 /* Dense partition inputs that are not bound directly become slices first. */
 static tflaccel_status convert_inputs(gpu_lowering *lw) {
   for (uint32_t i = 0; i < lw->partition->input_count; ++i) {
     uint32_t t = lw->partition->inputs[i];
     lower_tensor *lt = &lw->tensors[t];
     if (lt->storage == GPU_BUFFER_BINDING) continue;
+    if (input_read_as_words(lw, t)) {
+      lt->storage = GPU_BUFFER_BINDING;
+      lt->words_in_place = 1;
+      continue;
+    }
     uint32_t d;
     tflaccel_status status = lower_add_dispatch(lw, GPU_KERNEL_TO_SLICES, &d);
     if (status == NULL) status = lower_bind_output(lw, d, t);
@@ -244,7 +279,7 @@ static void store_dense(gpu_lowering *lw, uint32_t t) {
   dispatch->args[0].offset_unit = kind == GPU_DENSE_FLOAT32 ? 4 : 1;
   int32_t *params = gpu_program_params(lw->program, producer);
   params[0] = 0;
-  params[GPU_P_OUT_DENSE] = 1 + kind;
+  params[GPU_P_OUT_DENSE] = (params[GPU_P_OUT_DENSE] & GPU_IN_WORDS) | (1 + kind);
   if (kind != GPU_DENSE_FLOAT32) {
     int32_t k[5];
     dense_kind_params(lw, t, k);

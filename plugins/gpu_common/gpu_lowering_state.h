@@ -30,6 +30,7 @@ typedef struct lower_tensor {
   uint8_t dense_kind; /* gpu_dense_kind: its values in the core's buffers */
   uint8_t read; /* some dispatch reads it (storage roots) */
   uint8_t on_grid; /* a quantized tensor already rounded onto its grid (gpu_emit_quant.h) */
+  uint8_t words_in_place; /* an 8-bit partition input read as the core holds it (GPU_IN_WORDS) */
 } lower_tensor;
 
 /* A parameter offset that becomes known when the arena is planned. */

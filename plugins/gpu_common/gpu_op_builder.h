@@ -64,6 +64,11 @@ typedef struct gpu_op_builder {
   /* Emits the dispatches of the op at partition position `position`
    * (only ops `supports` accepted reach it). */
   tflaccel_status (*lower)(gpu_lowering *lw, uint32_t position);
+  /* Optional: 1 when the op at position, lowered, reads its input 0 with
+   * GPU_KERNEL_CONV2D, which can read an 8-bit partition input in place
+   * (GPU_IN_WORDS); the lowering then binds such an input with no
+   * conversion dispatch where every reader says 1. */
+  int (*reads_input_words)(const gpu_lowering *lw, uint32_t position);
   /* 1: its value tensors may also be int32 (not quantized), computed on
    * as float values, which is exact for its kernel (integer sums,
    * products, moves) where the bound proof (gpu_int_bounds.h) keeps every

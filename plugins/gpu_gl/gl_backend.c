@@ -476,7 +476,7 @@ tflaccel_status gl_backend_init(const tflaccel_host_services *host, int32_t prof
   backend->caps.features = GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE |
                            GPU_FEATURE_LSTM_GATES | GPU_FEATURE_ORDERED_EXPAND |
                            GPU_FEATURE_MEDIAPIPE_TRANSFORMS | GPU_FEATURE_SVDF |
-                           GPU_FEATURE_GATHER_ND;
+                           GPU_FEATURE_GATHER_ND | GPU_FEATURE_INPUT_WORDS;
   /* glMemoryBarrier costs ~7.5 us on NVIDIA's GLES driver (bench/RESULTS.md). */
   backend->caps.prefers_fewer_dispatches = 1;
   backend->caps.max_group_items =

@@ -1025,7 +1025,7 @@ tflaccel_status vk_backend_init(const tflaccel_host_services *host,
   backend->caps.features = GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE |
                            GPU_FEATURE_LSTM_GATES | GPU_FEATURE_ORDERED_EXPAND |
                            GPU_FEATURE_MEDIAPIPE_TRANSFORMS | GPU_FEATURE_SVDF |
-                           GPU_FEATURE_GATHER_ND;
+                           GPU_FEATURE_GATHER_ND | GPU_FEATURE_INPUT_WORDS;
   backend->caps.max_group_items =
       entry->limits.maxComputeWorkGroupInvocations < entry->limits.maxComputeWorkGroupSize[0]
           ? entry->limits.maxComputeWorkGroupInvocations

@@ -99,6 +99,42 @@ uint32_t cf_constant_int32(cf_graph *graph, uint32_t rank, const int32_t *dims,
   return index;
 }
 
+void cf_quantize(cf_graph *graph, uint32_t t, uint32_t count, const float *scales,
+                 const int32_t *zero_points, int32_t axis) {
+  tflaccel_quantization *q = &graph->tensors[t].quantization;
+  q->count = count;
+  q->scales = scales;
+  q->zero_points = zero_points;
+  q->quantized_dimension = axis;
+}
+
+uint32_t cf_constant_integers(cf_graph *graph, int32_t dtype, uint32_t rank, const int32_t *dims,
+                              int32_t low, int32_t high) {
+  uint32_t t = cf_tensor(graph, dtype, rank, dims);
+  tflaccel_tensor_desc *tensor = &graph->tensors[t];
+  int64_t count = cf_elements(tensor);
+  size_t bytes = (size_t)tensor->byte_size;
+  void *data = malloc(bytes ? bytes : 1);
+  ck_assert_ptr_nonnull(data);
+  for (int64_t k = 0; k < count; ++k) {
+    int32_t value = (int32_t)cf_random(graph, (float)low, (float)high + 1.0f);
+    if (value > high) value = high;
+    if (dtype == TFLACCEL_DTYPE_UINT8)
+      ((uint8_t *)data)[k] = (uint8_t)value;
+    else if (dtype == TFLACCEL_DTYPE_INT8)
+      ((int8_t *)data)[k] = (int8_t)value;
+    else if (dtype == TFLACCEL_DTYPE_INT16)
+      ((int16_t *)data)[k] = (int16_t)value;
+    else
+      ((int32_t *)data)[k] = value;
+  }
+  graph->data[t] = data;
+  tensor->flags = TFLACCEL_TENSOR_CONSTANT;
+  tensor->data = data;
+  tensor->data_size = tensor->byte_size;
+  return t;
+}
+
 void cf_output(cf_graph *graph, uint32_t tensor) {
   ck_assert_uint_lt(graph->output_count, CF_MAX_BOUNDARY);
   graph->tensors[tensor].flags |= TFLACCEL_TENSOR_GRAPH_OUTPUT;

@@ -45,6 +45,14 @@ uint32_t cf_input(cf_graph *graph, int32_t dtype, uint32_t rank, const int32_t *
 uint32_t cf_constant(cf_graph *graph, uint32_t rank, const int32_t *dims, float low, float high);
 uint32_t cf_constant_int32(cf_graph *graph, uint32_t rank, const int32_t *dims,
                            const int32_t *values);
+/* A constant of random integers in [low, high] of dtype (uint8, int8,
+ * int16 or int32). */
+uint32_t cf_constant_integers(cf_graph *graph, int32_t dtype, uint32_t rank, const int32_t *dims,
+                              int32_t low, int32_t high);
+/* Gives tensor t count scales and zero points (static storage: the graph
+ * keeps pointers) along axis. */
+void cf_quantize(cf_graph *graph, uint32_t t, uint32_t count, const float *scales,
+                 const int32_t *zero_points, int32_t axis);
 void cf_output(cf_graph *graph, uint32_t tensor);
 
 /* Adds an op; returns its params for the caller to fill. Absent inputs are

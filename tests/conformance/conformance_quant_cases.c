@@ -4,12 +4,11 @@
  * per-tensor and per-axis weights and int32 biases, requantizing ops (an
  * output scale unlike the input's), fused activations as the output range,
  * QUANTIZE (from float, between grids, to int16) and DEQUANTIZE. */
-#include "config.h"
-
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "tests/conformance/conformance_cases.h"
 
 /* Case flags of this file (above conformance_cases.h's). */
@@ -27,45 +26,13 @@ enum {
 
 int cf_integer_at(int32_t dtype, const void *values, int64_t k) {
   switch (dtype) {
-    case TFLACCEL_DTYPE_UINT8: return ((const uint8_t *)values)[k];
-    case TFLACCEL_DTYPE_INT16: return ((const int16_t *)values)[k];
-    default: return ((const int8_t *)values)[k];
+    case TFLACCEL_DTYPE_UINT8:
+      return ((const uint8_t *)values)[k];
+    case TFLACCEL_DTYPE_INT16:
+      return ((const int16_t *)values)[k];
+    default:
+      return ((const int8_t *)values)[k];
   }
-}
-
-/* Gives tensor t count scales and zero points (static storage: the graph
- * keeps pointers) along axis. */
-static void quantize(cf_graph *graph, uint32_t t, uint32_t count, const float *scales,
-                     const int32_t *zero_points, int32_t axis) {
-  tflaccel_quantization *q = &graph->tensors[t].quantization;
-  q->count = count;
-  q->scales = scales;
-  q->zero_points = zero_points;
-  q->quantized_dimension = axis;
-}
-
-/* A constant of random integers in [low, high] of dtype (owned by the graph). */
-static uint32_t constant_integers(cf_graph *graph, int32_t dtype, uint32_t rank,
-                                  const int32_t *dims, int32_t low, int32_t high) {
-  uint32_t t = cf_tensor(graph, dtype, rank, dims);
-  tflaccel_tensor_desc *tensor = &graph->tensors[t];
-  int64_t count = cf_elements(tensor);
-  size_t bytes = (size_t)tensor->byte_size;
-  void *data = malloc(bytes ? bytes : 1);
-  ck_assert_ptr_nonnull(data);
-  for (int64_t k = 0; k < count; ++k) {
-    int32_t value = (int32_t)cf_random(graph, (float)low, (float)high + 1.0f);
-    if (value > high) value = high;
-    if (dtype == TFLACCEL_DTYPE_UINT8) ((uint8_t *)data)[k] = (uint8_t)value;
-    else if (dtype == TFLACCEL_DTYPE_INT8) ((int8_t *)data)[k] = (int8_t)value;
-    else if (dtype == TFLACCEL_DTYPE_INT16) ((int16_t *)data)[k] = (int16_t)value;
-    else ((int32_t *)data)[k] = value;
-  }
-  graph->data[t] = data;
-  tensor->flags = TFLACCEL_TENSOR_CONSTANT;
-  tensor->data = data;
-  tensor->data_size = tensor->byte_size;
-  return t;
 }
 
 static int32_t conv_out(int32_t padding, int32_t in, int32_t k, int32_t stride) {
@@ -77,7 +44,7 @@ static int32_t conv_out(int32_t padding, int32_t in, int32_t k, int32_t stride) 
 static const float in_scale = 0.02f, out_scale = 0.05f;
 static const int32_t in_zero_int8 = 3, out_zero_int8 = -5, in_zero_uint8 = 128,
                      out_zero_uint8 = 100;
-static const float weight_scales[MAX_CHANNELS] = {0.004f, 0.006f, 0.005f, 0.007f,
+static const float weight_scales[MAX_CHANNELS] = {0.004f, 0.006f, 0.005f,  0.007f,
                                                   0.003f, 0.008f, 0.0045f, 0.0055f};
 static const int32_t zeros[MAX_CHANNELS] = {0};
 static const int32_t weight_zero_uint8 = 120;
@@ -95,23 +62,23 @@ static void build_quantized_conv(cf_graph *graph, const cf_case *spec) {
   ck_assert_int_le(out_c, MAX_CHANNELS);
   int fine = (spec->flags & QF_FINE_OUTPUT) != 0;
   static const float fine_out_scale = 0.002f; /* the graph keeps the pointer */
-  uint32_t input = cf_input(graph, dtype, spec->rank, spec->shape,
-                            fine ? -8.0f : (is_uint8 ? 0.0f : -128.0f),
-                            fine ? 8.0f : (is_uint8 ? 256.0f : 128.0f));
-  quantize(graph, input, 1, &in_scale, is_uint8 ? &in_zero_uint8 : &in_zero_int8, 0);
+  uint32_t input =
+      cf_input(graph, dtype, spec->rank, spec->shape, fine ? -8.0f : (is_uint8 ? 0.0f : -128.0f),
+               fine ? 8.0f : (is_uint8 ? 256.0f : 128.0f));
+  cf_quantize(graph, input, 1, &in_scale, is_uint8 ? &in_zero_uint8 : &in_zero_int8, 0);
 
   int32_t filter_dims[4] = {depthwise ? 1 : out_c, spec->kh, spec->kw, depthwise ? out_c : in_c};
   int32_t fc_dims[2] = {out_c, in_c};
-  uint32_t filter = connected ? constant_integers(graph, dtype, 2, fc_dims, -60, 60)
-                              : constant_integers(graph, dtype, 4, filter_dims,
-                                                  is_uint8 ? 60 : -60, is_uint8 ? 180 : 60);
-  if (connected && is_uint8) filter = constant_integers(graph, dtype, 2, fc_dims, 60, 180);
+  uint32_t filter = connected ? cf_constant_integers(graph, dtype, 2, fc_dims, -60, 60)
+                              : cf_constant_integers(graph, dtype, 4, filter_dims,
+                                                     is_uint8 ? 60 : -60, is_uint8 ? 180 : 60);
+  if (connected && is_uint8) filter = cf_constant_integers(graph, dtype, 2, fc_dims, 60, 180);
   int32_t axis = depthwise ? 3 : 0;
-  quantize(graph, filter, per_axis ? (uint32_t)out_c : 1, weight_scales,
-           is_uint8 ? &weight_zero_uint8 : zeros, axis);
+  cf_quantize(graph, filter, per_axis ? (uint32_t)out_c : 1, weight_scales,
+              is_uint8 ? &weight_zero_uint8 : zeros, axis);
   for (int32_t c = 0; c < out_c; ++c) bias_scales[c] = in_scale * weight_scales[per_axis ? c : 0];
-  uint32_t bias = constant_integers(graph, TFLACCEL_DTYPE_INT32, 1, &out_c, -2000, 2000);
-  quantize(graph, bias, per_axis ? (uint32_t)out_c : 1, bias_scales, zeros, 0);
+  uint32_t bias = cf_constant_integers(graph, TFLACCEL_DTYPE_INT32, 1, &out_c, -2000, 2000);
+  cf_quantize(graph, bias, per_axis ? (uint32_t)out_c : 1, bias_scales, zeros, 0);
 
   uint32_t output;
   if (connected) {
@@ -123,19 +90,18 @@ static void build_quantized_conv(cf_graph *graph, const cf_case *spec) {
                        conv_out(spec->padding, spec->shape[2], spec->kw, stride), out_c};
     output = cf_tensor(graph, dtype, 4, dims);
   }
-  quantize(graph, output, 1, fine ? &fine_out_scale : &out_scale,
-           is_uint8 ? &out_zero_uint8 : &out_zero_int8, 0);
+  cf_quantize(graph, output, 1, fine ? &fine_out_scale : &out_scale,
+              is_uint8 ? &out_zero_uint8 : &out_zero_int8, 0);
   uint32_t inputs[3] = {input, filter, bias};
   tflaccel_op_params *p = cf_op(graph, spec->op, 3, inputs, output);
   int32_t stride = spec->stride ? spec->stride : 1;
   if (connected)
     p->fully_connected.fused_activation = spec->activation;
   else if (depthwise)
-    p->depthwise_conv_2d = (tflaccel_depthwise_conv_2d_params){spec->padding, stride, stride, 1,
-                                                                spec->activation, 1, 1};
+    p->depthwise_conv_2d = (tflaccel_depthwise_conv_2d_params){spec->padding,    stride, stride, 1,
+                                                               spec->activation, 1,      1};
   else
-    p->conv_2d =
-        (tflaccel_conv_2d_params){spec->padding, stride, stride, spec->activation, 1, 1};
+    p->conv_2d = (tflaccel_conv_2d_params){spec->padding, stride, stride, spec->activation, 1, 1};
   cf_output(graph, output);
 }
 
@@ -149,11 +115,11 @@ static void build_quantized_add_requantizing(cf_graph *graph, const cf_case *spe
   int32_t dtype = is_uint8 ? TFLACCEL_DTYPE_UINT8 : TFLACCEL_DTYPE_INT8;
   uint32_t tensors[3];
   for (int i = 0; i < 3; ++i) {
-    tensors[i] = i < 2 ? cf_input(graph, dtype, spec->rank, spec->shape,
-                                  is_uint8 ? 0.0f : -128.0f, is_uint8 ? 256.0f : 128.0f)
+    tensors[i] = i < 2 ? cf_input(graph, dtype, spec->rank, spec->shape, is_uint8 ? 0.0f : -128.0f,
+                                  is_uint8 ? 256.0f : 128.0f)
                        : cf_tensor(graph, dtype, spec->rank, spec->shape);
-    quantize(graph, tensors[i], 1, &add_scales[i],
-             is_uint8 ? &add_zeros_uint8[i] : &add_zeros_int8[i], 0);
+    cf_quantize(graph, tensors[i], 1, &add_scales[i],
+                is_uint8 ? &add_zeros_uint8[i] : &add_zeros_int8[i], 0);
   }
   cf_op(graph, TFLACCEL_OP_ADD, 2, tensors, tensors[2])->arithmetic.fused_activation =
       spec->activation;
@@ -163,10 +129,10 @@ static void build_quantized_add_requantizing(cf_graph *graph, const cf_case *spe
 /* AVERAGE_POOL_2D on uint8: the mean rounded to the (unchanged) grid. */
 static void build_quantized_average_pool(cf_graph *graph, const cf_case *spec) {
   uint32_t input = cf_input(graph, TFLACCEL_DTYPE_UINT8, 4, spec->shape, 0.0f, 256.0f);
-  quantize(graph, input, 1, &in_scale, &in_zero_uint8, 0);
+  cf_quantize(graph, input, 1, &in_scale, &in_zero_uint8, 0);
   int32_t dims[4] = {spec->shape[0], spec->shape[1] / 2, spec->shape[2] / 2, spec->shape[3]};
   uint32_t output = cf_tensor(graph, TFLACCEL_DTYPE_UINT8, 4, dims);
-  quantize(graph, output, 1, &in_scale, &in_zero_uint8, 0);
+  cf_quantize(graph, output, 1, &in_scale, &in_zero_uint8, 0);
   cf_op(graph, TFLACCEL_OP_AVERAGE_POOL_2D, 1, &input, output)->pool_2d =
       (tflaccel_pool_2d_params){TFLACCEL_PADDING_VALID, 2, 2, 2, 2, TFLACCEL_ACT_NONE};
   cf_output(graph, output);
@@ -182,16 +148,16 @@ static void build_quantize(cf_graph *graph, const cf_case *spec) {
   uint32_t input = cf_input(graph, TFLACCEL_DTYPE_FLOAT32, spec->rank, spec->shape, -3.0f, 3.0f);
   if (spec->flags & QF_UINT8) {
     uint32_t output = cf_tensor(graph, TFLACCEL_DTYPE_INT16, spec->rank, spec->shape);
-    quantize(graph, output, 1, &int16_scale, zeros, 0);
+    cf_quantize(graph, output, 1, &int16_scale, zeros, 0);
     cf_op(graph, TFLACCEL_OP_QUANTIZE, 1, &input, output);
     cf_output(graph, output);
     return;
   }
   uint32_t first = cf_tensor(graph, TFLACCEL_DTYPE_INT8, spec->rank, spec->shape);
-  quantize(graph, first, 1, &quantize_scales[0], &quantize_zeros[0], 0);
+  cf_quantize(graph, first, 1, &quantize_scales[0], &quantize_zeros[0], 0);
   cf_op(graph, TFLACCEL_OP_QUANTIZE, 1, &input, first);
   uint32_t second = cf_tensor(graph, TFLACCEL_DTYPE_INT8, spec->rank, spec->shape);
-  quantize(graph, second, 1, &quantize_scales[1], &quantize_zeros[1], 0);
+  cf_quantize(graph, second, 1, &quantize_scales[1], &quantize_zeros[1], 0);
   cf_op(graph, TFLACCEL_OP_QUANTIZE, 1, &first, second);
   cf_output(graph, second);
 }
@@ -199,7 +165,7 @@ static void build_quantize(cf_graph *graph, const cf_case *spec) {
 /* int8 -> DEQUANTIZE -> float: the real values, exactly. */
 static void build_dequantize(cf_graph *graph, const cf_case *spec) {
   uint32_t input = cf_input(graph, TFLACCEL_DTYPE_INT8, spec->rank, spec->shape, -128.0f, 128.0f);
-  quantize(graph, input, 1, &quantize_scales[0], &quantize_zeros[0], 0);
+  cf_quantize(graph, input, 1, &quantize_scales[0], &quantize_zeros[0], 0);
   uint32_t output = cf_tensor(graph, TFLACCEL_DTYPE_FLOAT32, spec->rank, spec->shape);
   cf_op(graph, TFLACCEL_OP_DEQUANTIZE, 1, &input, output);
   cf_output(graph, output);
@@ -223,36 +189,38 @@ static void build_quantized_sequence_lstm(cf_graph *graph, const cf_case *spec) 
   uint32_t inputs[20];
   for (uint32_t i = 0; i < 20; ++i) inputs[i] = TFLACCEL_NO_TENSOR;
   inputs[0] = cf_input(graph, TFLACCEL_DTYPE_INT8, 3, spec->shape, -128.0f, 128.0f);
-  quantize(graph, inputs[0], 1, &in_scale, &in_zero_int8, 0);
+  cf_quantize(graph, inputs[0], 1, &in_scale, &in_zero_int8, 0);
   for (uint32_t g = 0; g < 4; ++g) {
-    inputs[1 + g] = constant_integers(graph, TFLACCEL_DTYPE_INT8, 2, input_weight_dims, -127, 127);
-    quantize(graph, inputs[1 + g], 1, &weight_scales[g], zeros, 0);
-    inputs[5 + g] = constant_integers(graph, TFLACCEL_DTYPE_INT8, 2, recurrent_dims, -127, 127);
-    quantize(graph, inputs[5 + g], 1, &weight_scales[4 + g], zeros, 0);
+    inputs[1 + g] =
+        cf_constant_integers(graph, TFLACCEL_DTYPE_INT8, 2, input_weight_dims, -127, 127);
+    cf_quantize(graph, inputs[1 + g], 1, &weight_scales[g], zeros, 0);
+    inputs[5 + g] = cf_constant_integers(graph, TFLACCEL_DTYPE_INT8, 2, recurrent_dims, -127, 127);
+    cf_quantize(graph, inputs[5 + g], 1, &weight_scales[4 + g], zeros, 0);
     lstm_bias_scales[g] = in_scale * weight_scales[g];
-    inputs[12 + g] = constant_integers(graph, TFLACCEL_DTYPE_INT32, 1, &cells, -20000, 20000);
-    quantize(graph, inputs[12 + g], 1, &lstm_bias_scales[g], zeros, 0);
+    inputs[12 + g] = cf_constant_integers(graph, TFLACCEL_DTYPE_INT32, 1, &cells, -20000, 20000);
+    cf_quantize(graph, inputs[12 + g], 1, &lstm_bias_scales[g], zeros, 0);
   }
   inputs[18] = cf_tensor(graph, TFLACCEL_DTYPE_INT8, 2, state_dims);
-  quantize(graph, inputs[18], 1, &lstm_state_scale, &lstm_state_zero, 0);
+  cf_quantize(graph, inputs[18], 1, &lstm_state_scale, &lstm_state_zero, 0);
   graph->tensors[inputs[18]].flags = TFLACCEL_TENSOR_VARIABLE;
   inputs[19] = cf_tensor(graph, TFLACCEL_DTYPE_INT16, 2, state_dims);
-  quantize(graph, inputs[19], 1, &lstm_cell_scale, zeros, 0);
+  cf_quantize(graph, inputs[19], 1, &lstm_cell_scale, zeros, 0);
   graph->tensors[inputs[19]].flags = TFLACCEL_TENSOR_VARIABLE;
   uint32_t output = cf_tensor(graph, TFLACCEL_DTYPE_INT8, 3, output_dims);
-  quantize(graph, output, 1, &lstm_state_scale, &lstm_state_zero, 0);
+  cf_quantize(graph, output, 1, &lstm_state_scale, &lstm_state_zero, 0);
   /* The intermediates live in the next op's row (the LSTM is the only op). */
   uint32_t *intermediates = graph->op_inputs[1];
   for (uint32_t i = 0; i < 5; ++i) {
-    intermediates[i] = cf_tensor(graph, i < 4 ? TFLACCEL_DTYPE_INT16 : TFLACCEL_DTYPE_INT8, 2,
-                                 state_dims);
+    intermediates[i] =
+        cf_tensor(graph, i < 4 ? TFLACCEL_DTYPE_INT16 : TFLACCEL_DTYPE_INT8, 2, state_dims);
     if (i < 4)
-      quantize(graph, intermediates[i], 1, &lstm_gate_scale, zeros, 0);
+      cf_quantize(graph, intermediates[i], 1, &lstm_gate_scale, zeros, 0);
     else
-      quantize(graph, intermediates[i], 1, &lstm_state_scale, &lstm_state_zero, 0);
+      cf_quantize(graph, intermediates[i], 1, &lstm_state_scale, &lstm_state_zero, 0);
   }
   ck_assert_uint_eq(graph->op_count, 0);
-  tflaccel_op_params *p = cf_op(graph, TFLACCEL_OP_UNIDIRECTIONAL_SEQUENCE_LSTM, 20, inputs, output);
+  tflaccel_op_params *p =
+      cf_op(graph, TFLACCEL_OP_UNIDIRECTIONAL_SEQUENCE_LSTM, 20, inputs, output);
   p->sequence_lstm.fused_activation = TFLACCEL_ACT_TANH;
   p->sequence_lstm.cell_clip = spec->value;
   p->sequence_lstm.time_major = 1;
@@ -269,11 +237,11 @@ static const float softmax_scale = 1.5259022e-05f, int32_scale = 3.0518509e-05f;
 static const int32_t softmax_zero = -32768;
 
 static void build_quantize_int32(cf_graph *graph, const cf_case *spec) {
-  uint32_t input = cf_input(graph, TFLACCEL_DTYPE_INT16, spec->rank, spec->shape, -32768.0f,
-                            32768.0f);
-  quantize(graph, input, 1, &softmax_scale, &softmax_zero, 0);
+  uint32_t input =
+      cf_input(graph, TFLACCEL_DTYPE_INT16, spec->rank, spec->shape, -32768.0f, 32768.0f);
+  cf_quantize(graph, input, 1, &softmax_scale, &softmax_zero, 0);
   uint32_t output = cf_tensor(graph, TFLACCEL_DTYPE_INT32, spec->rank, spec->shape);
-  quantize(graph, output, 1, &int32_scale, zeros, 0);
+  cf_quantize(graph, output, 1, &int32_scale, zeros, 0);
   cf_op(graph, TFLACCEL_OP_QUANTIZE, 1, &input, output);
   cf_output(graph, output);
 }
@@ -298,21 +266,22 @@ static void build_quantized_svdf(cf_graph *graph, const cf_case *spec) {
   svdf_bias_scale = svdf_state_scale * svdf_time_scale;
   uint32_t op_inputs[5];
   op_inputs[0] = cf_input(graph, TFLACCEL_DTYPE_INT8, 2, spec->shape, -128.0f, 128.0f);
-  quantize(graph, op_inputs[0], 1, &in_scale, &in_zero_int8, 0);
-  op_inputs[1] = constant_integers(graph, TFLACCEL_DTYPE_INT8, 2, feature_dims, -127, 127);
-  quantize(graph, op_inputs[1], 1, &svdf_feature_scale, zeros, 0);
-  op_inputs[2] = constant_integers(graph, TFLACCEL_DTYPE_INT16, 2, time_dims, -12000, 12000);
-  quantize(graph, op_inputs[2], 1, &svdf_time_scale, zeros, 0);
+  cf_quantize(graph, op_inputs[0], 1, &in_scale, &in_zero_int8, 0);
+  op_inputs[1] = cf_constant_integers(graph, TFLACCEL_DTYPE_INT8, 2, feature_dims, -127, 127);
+  cf_quantize(graph, op_inputs[1], 1, &svdf_feature_scale, zeros, 0);
+  op_inputs[2] = cf_constant_integers(graph, TFLACCEL_DTYPE_INT16, 2, time_dims, -12000, 12000);
+  cf_quantize(graph, op_inputs[2], 1, &svdf_time_scale, zeros, 0);
   op_inputs[3] = TFLACCEL_NO_TENSOR;
   if (!(spec->flags & CF_NO_BIAS)) {
-    op_inputs[3] = constant_integers(graph, TFLACCEL_DTYPE_INT32, 1, &units, -30000000, 30000000);
-    quantize(graph, op_inputs[3], 1, &svdf_bias_scale, zeros, 0);
+    op_inputs[3] =
+        cf_constant_integers(graph, TFLACCEL_DTYPE_INT32, 1, &units, -30000000, 30000000);
+    cf_quantize(graph, op_inputs[3], 1, &svdf_bias_scale, zeros, 0);
   }
-  op_inputs[4] = constant_integers(graph, TFLACCEL_DTYPE_INT16, 2, state_dims, -8000, 8000);
-  quantize(graph, op_inputs[4], 1, &svdf_state_scale, zeros, 0);
+  op_inputs[4] = cf_constant_integers(graph, TFLACCEL_DTYPE_INT16, 2, state_dims, -8000, 8000);
+  cf_quantize(graph, op_inputs[4], 1, &svdf_state_scale, zeros, 0);
   graph->tensors[op_inputs[4]].flags = TFLACCEL_TENSOR_VARIABLE; /* its data: the initial value */
   uint32_t output = cf_tensor(graph, TFLACCEL_DTYPE_INT8, 2, output_dims);
-  quantize(graph, output, 1, &out_scale, &out_zero_int8, 0);
+  cf_quantize(graph, output, 1, &out_scale, &out_zero_int8, 0);
   tflaccel_op_params *p = cf_op(graph, TFLACCEL_OP_SVDF, 5, op_inputs, output);
   p->svdf.rank = rank;
   p->svdf.fused_activation = spec->activation;
@@ -351,6 +320,14 @@ const cf_case cf_quant_cases[] = {
     {.name = "quantized uint8 fully connected 10->7", .build = build_quantized_conv,
      .op = TFLACCEL_OP_FULLY_CONNECTED, .rank = 2, .shape = {1, 10}, .out_c = 7,
      .flags = QF_UINT8},
+    /* Inputs of whole words, which gpu_vk and gpu_gl read in place
+     * (GPU_IN_WORDS); the int8 12->5 above is one too. */
+    {.name = "quantized uint8 fully connected 16->6 (input read in place)",
+     .build = build_quantized_conv, .op = TFLACCEL_OP_FULLY_CONNECTED, .rank = 2,
+     .shape = {3, 16}, .out_c = 6, .flags = QF_UINT8},
+    {.name = "quantized int8 fully connected 8->7 per axis (input read in place)",
+     .build = build_quantized_conv, .op = TFLACCEL_OP_FULLY_CONNECTED, .rank = 2,
+     .shape = {1, 8}, .out_c = 7, .flags = QF_PER_AXIS},
     {.name = "quantized int8 add requantizing relu", .build = build_quantized_add_requantizing,
      .op = TFLACCEL_OP_ADD, .rank = 4, .shape = {1, 5, 3, 6}, .activation = TFLACCEL_ACT_RELU},
     {.name = "quantized uint8 add requantizing", .build = build_quantized_add_requantizing,

@@ -37,11 +37,42 @@ static int check_fully_connected(const gpu_support_check *check) {
   return 1;
 }
 
+/* The op as a 1x1 convolution over rows of `depth` values (`input`: its
+ * input, or those rows gathered), seen with the output's pixel grid. */
+static void setup_of(const gpu_lowering *lw, const tflaccel_op_desc *op, uint32_t input,
+                     lower_conv_setup *setup) {
+  const tflaccel_tensor_desc *weights = gpu_op_input(lw->graph, op, 1);
+  gpu_shape out = lw->tensors[op->outputs[0]].shape;
+  memset(setup, 0, sizeof *setup);
+  setup->input = input;
+  setup->in_h = out.h;
+  setup->in_w = out.w;
+  setup->kh = setup->kw = setup->stride_h = setup->stride_w = 1;
+  setup->dilation_h = setup->dilation_w = 1;
+  setup->activation = op->params->fully_connected.fused_activation;
+  setup->weights = weights;
+  setup->bias = gpu_op_input(lw->graph, op, 2);
+  setup->out_c = weights->dims[0];
+  setup->in_c = weights->dims[1];
+  setup->in_s = lw->tensors[input].shape.s;
+  setup->order_free = lower_order_is_free(lw->graph, op->outputs[0]);
+}
+
+/* Rows that are the input's pixels (no gather) summed by GPU_KERNEL_CONV2D
+ * read the input as it is. */
+static int reads_input_words(const gpu_lowering *lw, uint32_t position) {
+  const tflaccel_op_desc *op = lower_op(lw, position);
+  uint32_t input = op->inputs[0];
+  if (lw->tensors[input].shape.c != gpu_op_input(lw->graph, op, 1)->dims[1]) return 0;
+  lower_conv_setup setup;
+  setup_of(lw, op, input, &setup);
+  return lower_conv_kernel(lw, &setup, lw->tensors[op->outputs[0]].shape) == GPU_KERNEL_CONV2D;
+}
+
 static tflaccel_status lower_fully_connected(gpu_lowering *lw, uint32_t position) {
   const tflaccel_op_desc *op = lower_op(lw, position);
   const tflaccel_tensor_desc *weights = gpu_op_input(lw->graph, op, 1);
-  const tflaccel_tensor_desc *bias = gpu_op_input(lw->graph, op, 2);
-  int32_t units = weights->dims[0], depth = weights->dims[1];
+  int32_t depth = weights->dims[1];
   uint32_t input = op->inputs[0];
   gpu_shape in = lw->tensors[input].shape, out = lw->tensors[op->outputs[0]].shape;
   tflaccel_status status = NULL;
@@ -63,21 +94,8 @@ static tflaccel_status lower_fully_connected(gpu_lowering *lw, uint32_t position
     lower_set_work(lw, d, (uint32_t)flat.w, (uint32_t)(flat.b * flat.h), (uint32_t)flat.s);
     input = temporary;
   }
-  /* A 1x1 convolution over the rows, seen with the output's pixel grid. */
   lower_conv_setup setup;
-  memset(&setup, 0, sizeof setup);
-  setup.input = input;
-  setup.in_h = out.h;
-  setup.in_w = out.w;
-  setup.kh = setup.kw = setup.stride_h = setup.stride_w = 1;
-  setup.dilation_h = setup.dilation_w = 1;
-  setup.activation = op->params->fully_connected.fused_activation;
-  setup.weights = weights;
-  setup.bias = bias;
-  setup.out_c = units;
-  setup.in_c = depth;
-  setup.in_s = lw->tensors[input].shape.s;
-  setup.order_free = lower_order_is_free(lw->graph, op->outputs[0]);
+  setup_of(lw, op, input, &setup);
   /* The input's pixels must be the output's rows in the same order. */
   gpu_shape rows = lw->tensors[input].shape;
   if (gpu_shape_pixels(rows) != gpu_shape_pixels(out))
@@ -90,7 +108,8 @@ static tflaccel_status lower_fully_connected(gpu_lowering *lw, uint32_t position
 
 static const gpu_op_builder fully_connected_builders[] = {
     {GPU_OP_BUILTIN(FULLY_CONNECTED), .min_inputs = 2, .max_inputs = 3, .outputs = 1,
-     .supports = check_fully_connected, .lower = lower_fully_connected},
+     .supports = check_fully_connected, .lower = lower_fully_connected,
+     .reads_input_words = reads_input_words},
 };
 const gpu_op_family gpu_ops_fully_connected = {
     fully_connected_builders, sizeof fully_connected_builders / sizeof fully_connected_builders[0]};
