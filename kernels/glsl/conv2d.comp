@@ -8,14 +8,17 @@
 /* Input slice i: t1's, or (IN_WORDS) one word of four 8-bit integers of a
  * partition input as the core holds it, dequantized as to_slices.comp
  * would and rounded as it stores (K(12) scale, K(13) zero point, K(14) the
- * sign bits that make int8 bytes unsigned). A constant branch where
- * POST_LIST is known. */
+ * sign bits that make int8 bytes unsigned); the last slice's lanes from
+ * K(15) on lie past the tensor and read as 0 (a single pixel of C not a
+ * multiple of 4). A constant branch where POST_LIST is known. */
 FLT4 input_slice(int i) {
   FLT4 v;
   if ((out_dense() & IN_WORDS) != 0) {
     uint word = w1.words[tensor_offset[1] + i] ^ uint(K(14));
     ivec4 q = ivec4((uvec4(word) >> uvec4(0u, 8u, 16u, 24u)) & 255u);
     v = as_stored(FLT4(vec4(q - K(13)) * intBitsToFloat(K(12))));
+    if (K(15) < 4 && i == K(2) - 1)
+      v = mix(v, FLT4(0), greaterThanEqual(ivec4(0, 1, 2, 3), ivec4(K(15))));
   } else {
     v = load4(1, i);
   }

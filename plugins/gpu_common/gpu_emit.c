@@ -128,6 +128,7 @@ static tflaccel_status bind_input_words(gpu_lowering *lw, uint32_t dispatch, uin
   params[GPU_P_KERNEL + 12] = gpu_float_bits(q->scales[0]);
   params[GPU_P_KERNEL + 13] = q->zero_points[0] + (is_int8 ? 128 : 0);
   params[GPU_P_KERNEL + 14] = is_int8 ? (int32_t)0x80808080u : 0;
+  params[GPU_P_KERNEL + 15] = 4 - (lw->tensors[tensor].shape.s * 4 - lw->tensors[tensor].shape.c);
   return NULL;
 }
 

@@ -172,12 +172,14 @@ typedef enum gpu_kernel_id {
    * [9] pad top, [10] pad left, [11] output slices per work item. With
    * GPU_IN_WORDS ([13]; GPU_FEATURE_INPUT_WORDS) t1 is a uint8 or int8
    * partition input as the core holds it, each input slice one word (C a
-   * multiple of 4; offset in words), dequantized as GPU_KERNEL_TO_SLICES
-   * would: [12] scale float bits, [13] zero point, plus 128 for int8,
-   * [14] 0x80808080 for int8 (each byte's sign bit flipped makes it
-   * q + 128, an unsigned byte), 0 for uint8. The float twin's input is
-   * bound in place; this keeps the quantized one from paying a conversion
-   * dispatch more (bench/RESULTS.md, wave 12). */
+   * multiple of 4, or a single pixel; offset in words), dequantized as
+   * GPU_KERNEL_TO_SLICES would: [12] scale float bits, [13] zero point,
+   * plus 128 for int8, [14] 0x80808080 for int8 (each byte's sign bit
+   * flipped makes it q + 128, an unsigned byte), 0 for uint8, [15] the
+   * channels of the last slice that are the tensor's (1..4; the others
+   * read as 0). The float twin's input is bound in place; this keeps the
+   * quantized one from paying a conversion dispatch more
+   * (bench/RESULTS.md, wave 12). */
   GPU_KERNEL_CONV2D,
   /* 1x1 only, same parameters: one work group of up to 64 items per output
    * slice, splitting the input slices (global: items, pixels, slices). */
@@ -326,7 +328,10 @@ enum {
   GPU_FEATURE_MEDIAPIPE_TRANSFORMS = 1u << 4, /* the three MediaPipe transform kernels */
   GPU_FEATURE_SVDF = 1u << 5,                 /* GPU_KERNEL_SVDF_STATE and GPU_KERNEL_SVDF_OUTPUT */
   GPU_FEATURE_GATHER_ND = 1u << 6,            /* GPU_KERNEL_GATHER_ND */
-  GPU_FEATURE_INPUT_WORDS = 1u << 7,          /* GPU_IN_WORDS in GPU_KERNEL_CONV2D */
+  /* GPU_IN_WORDS in GPU_KERNEL_CONV2D; the backend's buffers hold whole
+   * words past any tensor's last byte (gpu_vk and gpu_gl round them to 16
+   * bytes), and bindings start on a word. */
+  GPU_FEATURE_INPUT_WORDS = 1u << 7,
 };
 
 const char *gpu_kernel_name(int32_t kernel);

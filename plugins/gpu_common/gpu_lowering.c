@@ -163,7 +163,9 @@ static void dense_kind_params(const gpu_lowering *lw, uint32_t t, int32_t *k) {
 
 /* Whether partition input t is read in place as words (GPU_IN_WORDS): an
  * 8-bit quantized tensor of one scale whose bytes are already its slices
- * (C a multiple of 4: a slice is one word), read only by ops whose
+ * (C a multiple of 4, or one pixel: a slice is one word, the last one's
+ * bytes past C ignored, within the buffer's whole words: the feature's
+ * promise), read only by ops whose
  * builders read it so (gpu_op_builder.reads_input_words), each as its
  * input 0 and nowhere else. The float twin's input is bound in place
  * (binds_directly); without this the quantized model pays a TO_SLICES
@@ -171,7 +173,7 @@ static void dense_kind_params(const gpu_lowering *lw, uint32_t t, int32_t *k) {
 static int input_read_as_words(const gpu_lowering *lw, uint32_t t) {
   const lower_tensor *lt = &lw->tensors[t];
   if (!(lw->backend->caps.features & GPU_FEATURE_INPUT_WORDS) || lt->is_output ||
-      lt->consumers == 0 || lt->shape.c % 4 != 0 ||
+      lt->consumers == 0 || (lt->shape.c % 4 != 0 && gpu_shape_pixels(lt->shape) != 1) ||
       (lt->dense_kind != GPU_DENSE_UINT8 && lt->dense_kind != GPU_DENSE_INT8) ||
       !gpu_is_quantized_activation(&lw->graph->tensors[t]))
     return 0;

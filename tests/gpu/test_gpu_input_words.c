@@ -1,7 +1,7 @@
 /* The 8-bit partition input that GPU_KERNEL_CONV2D reads in place
  * (GPU_IN_WORDS, GPU_FEATURE_INPUT_WORDS), lowered without a device: which
- * inputs qualify (whole words, every reader a FULLY_CONNECTED computed by
- * conv2d, a backend that offers it) and what the dispatch then carries
+ * inputs qualify (whole words or a single pixel, every reader a
+ * FULLY_CONNECTED computed by conv2d, a backend that offers it) and what the dispatch then carries
  * (the words' offset unit, the grid in its [12..15), the flag kept beside
  * a dense output's kind and in the post-op list the kernel is built for).
  * The conformance suite runs the kernels themselves on every plugin. */
@@ -97,8 +97,9 @@ static int count_kernel(const gpu_program *program, int32_t kernel) {
   return count;
 }
 
-/* Dispatch d is a conv2d reading the input's words, with its grid. */
-static void assert_reads_words(lowered *l, uint32_t d, int is_int8) {
+/* Dispatch d is a conv2d reading the input's words, with its grid and
+ * `last` channels of the last slice. */
+static void assert_reads_words(lowered *l, uint32_t d, int is_int8, int32_t last) {
   const gpu_dispatch *dispatch = &l->program.dispatches[d];
   const int32_t *params = gpu_program_params(&l->program, d);
   ck_assert_int_eq(dispatch->kernel, GPU_KERNEL_CONV2D);
@@ -109,6 +110,7 @@ static void assert_reads_words(lowered *l, uint32_t d, int is_int8) {
   ck_assert_int_eq(params[GPU_P_KERNEL + 12], gpu_float_bits(in_scale));
   ck_assert_int_eq(params[GPU_P_KERNEL + 13], is_int8 ? in_zero + 128 : in_zero_uint8);
   ck_assert_uint_eq((uint32_t)params[GPU_P_KERNEL + 14], is_int8 ? 0x80808080u : 0u);
+  ck_assert_int_eq(params[GPU_P_KERNEL + 15], last);
   /* The kernel is built knowing it (POST_LIST's dense bits). */
   uint32_t list = gpu_post_list(params);
   ck_assert_uint_ne(list & ((uint32_t)GPU_IN_WORDS << GPU_POST_LIST_DENSE_SHIFT), 0);
@@ -123,7 +125,7 @@ START_TEST(int8_rows_of_whole_words_are_read_in_place) {
   /* No conversion at either edge: the one dispatch reads the input's
    * words and stores the output's integers. */
   ck_assert_uint_eq(l.program.dispatch_count, 1);
-  assert_reads_words(&l, 0, 1);
+  assert_reads_words(&l, 0, 1, 4);
   const int32_t *params = gpu_program_params(&l.program, 0);
   ck_assert_int_eq(params[GPU_P_OUT_DENSE] & GPU_OUT_DENSE_KIND_MASK, 1 + GPU_DENSE_INT8);
   release(&l);
@@ -136,7 +138,7 @@ START_TEST(uint8_input_has_no_sign_to_flip) {
   add_fully_connected(&l.graph, TFLACCEL_DTYPE_UINT8, l.input, 3, 16, 6);
   lower(&l, GPU_FEATURE_INPUT_WORDS, TFLACCEL_PRECISION_FP32);
   ck_assert_int_eq(count_kernel(&l.program, GPU_KERNEL_TO_SLICES), 0);
-  assert_reads_words(&l, 0, 0);
+  assert_reads_words(&l, 0, 0, 4);
   release(&l);
 }
 END_TEST
@@ -150,7 +152,7 @@ START_TEST(every_reader_reads_in_place) {
   ck_assert_int_eq(count_kernel(&l.program, GPU_KERNEL_TO_SLICES), 0);
   ck_assert_int_eq(count_kernel(&l.program, GPU_KERNEL_CONV2D), 2);
   for (uint32_t d = 0; d < l.program.dispatch_count; ++d)
-    if (l.program.dispatches[d].kernel == GPU_KERNEL_CONV2D) assert_reads_words(&l, d, 1);
+    if (l.program.dispatches[d].kernel == GPU_KERNEL_CONV2D) assert_reads_words(&l, d, 1, 4);
   release(&l);
 }
 END_TEST
@@ -173,10 +175,24 @@ START_TEST(backend_without_the_feature_converts) {
 }
 END_TEST
 
-START_TEST(channels_that_split_words_are_converted) {
+/* One pixel: its slices are words whatever C is, the last in part. */
+START_TEST(one_pixel_reads_its_last_word_in_part) {
+  static const int32_t depths[] = {1, 10, 7};
   lowered l;
-  build(&l, TFLACCEL_DTYPE_UINT8, 1, 10);
-  add_fully_connected(&l.graph, TFLACCEL_DTYPE_UINT8, l.input, 1, 10, 7);
+  build(&l, TFLACCEL_DTYPE_INT8, 1, depths[_i]);
+  add_fully_connected(&l.graph, TFLACCEL_DTYPE_INT8, l.input, 1, depths[_i], 16);
+  lower(&l, GPU_FEATURE_INPUT_WORDS, TFLACCEL_PRECISION_FP32);
+  ck_assert_int_eq(count_kernel(&l.program, GPU_KERNEL_TO_SLICES), 0);
+  assert_reads_words(&l, 0, 1, depths[_i] - (depths[_i] - 1) / 4 * 4);
+  release(&l);
+}
+END_TEST
+
+/* Two pixels of 10 channels: the second starts mid-word. */
+START_TEST(pixels_that_split_words_are_converted) {
+  lowered l;
+  build(&l, TFLACCEL_DTYPE_UINT8, 2, 10);
+  add_fully_connected(&l.graph, TFLACCEL_DTYPE_UINT8, l.input, 2, 10, 7);
   lower(&l, GPU_FEATURE_INPUT_WORDS, TFLACCEL_PRECISION_FP32);
   assert_converted(&l);
   release(&l);
@@ -204,7 +220,8 @@ static Suite *input_words_suite(void) {
   tcase_add_test(tc, uint8_input_has_no_sign_to_flip);
   tcase_add_test(tc, every_reader_reads_in_place);
   tcase_add_test(tc, backend_without_the_feature_converts);
-  tcase_add_test(tc, channels_that_split_words_are_converted);
+  tcase_add_loop_test(tc, one_pixel_reads_its_last_word_in_part, 0, 3);
+  tcase_add_test(tc, pixels_that_split_words_are_converted);
   tcase_add_test(tc, another_kind_of_reader_keeps_the_conversion);
   suite_add_tcase(suite, tc);
   return suite;
