@@ -164,12 +164,12 @@ static void dense_kind_params(const gpu_lowering *lw, uint32_t t, int32_t *k) {
 /* Whether partition input t is read in place as words (GPU_IN_WORDS): an
  * 8-bit quantized tensor of one scale whose bytes are already its slices
  * (C a multiple of 4, or one pixel: a slice is one word, the last one's
- * bytes past C ignored, within the buffer's whole words: the feature's
- * promise), read only by ops whose
- * builders read it so (gpu_op_builder.reads_input_words), each as its
- * input 0 and nowhere else. The float twin's input is bound in place
- * (binds_directly); without this the quantized model pays a TO_SLICES
- * dispatch more (gpu_vk, H100: 6.6 us, bench/RESULTS.md wave 12). */
+ * bytes past C ignored, inside the buffer's whole words as the feature
+ * promises), read only by ops whose builders read it so
+ * (gpu_op_builder.reads_input_words), each as its input 0 and nowhere
+ * else. The float twin's input is bound in place (binds_directly); without
+ * this the quantized model pays a TO_SLICES dispatch more (gpu_vk, H100:
+ * 6.6 us, bench/RESULTS.md waves 11-12). */
 static int input_read_as_words(const gpu_lowering *lw, uint32_t t) {
   const lower_tensor *lt = &lw->tensors[t];
   if (!(lw->backend->caps.features & GPU_FEATURE_INPUT_WORDS) || lt->is_output ||
