@@ -13,7 +13,7 @@
  * multiple of 4). A constant branch where POST_LIST is known. */
 FLT4 input_slice(int i) {
   FLT4 v;
-  if ((out_dense() & IN_WORDS) != 0) {
+  if (reads_input_words()) {
     uint word = w1.words[tensor_offset[1] + i] ^ uint(K(14));
     ivec4 q = ivec4((uvec4(word) >> uvec4(0u, 8u, 16u, 24u)) & 255u);
     v = as_stored(FLT4(vec4(q - K(13)) * intBitsToFloat(K(12))));

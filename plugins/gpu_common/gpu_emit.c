@@ -120,13 +120,14 @@ static tflaccel_status bind_input_words(gpu_lowering *lw, uint32_t dispatch, uin
                                  "%s argument %u",
                                  lw->backend->plugin_name, tensor, gpu_kernel_name(d->kernel),
                                  argument);
-  const tflaccel_quantization *q = &lw->graph->tensors[tensor].quantization;
-  int is_int8 = lw->tensors[tensor].dense_kind == GPU_DENSE_INT8;
+  int32_t grid[5];
+  lower_dense_kind_params(lw, tensor, grid);
+  int is_int8 = grid[0] == GPU_DENSE_INT8;
   int32_t *params = gpu_program_params(lw->program, dispatch);
   d->args[argument].offset_unit = 4;
   params[GPU_P_OUT_DENSE] |= GPU_IN_WORDS;
-  params[GPU_P_KERNEL + 12] = gpu_float_bits(q->scales[0]);
-  params[GPU_P_KERNEL + 13] = q->zero_points[0] + (is_int8 ? 128 : 0);
+  params[GPU_P_KERNEL + 12] = grid[1];
+  params[GPU_P_KERNEL + 13] = grid[2] + (is_int8 ? 128 : 0);
   params[GPU_P_KERNEL + 14] = is_int8 ? (int32_t)0x80808080u : 0;
   params[GPU_P_KERNEL + 15] = 4 - (lw->tensors[tensor].shape.s * 4 - lw->tensors[tensor].shape.c);
   return NULL;

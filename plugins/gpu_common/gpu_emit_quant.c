@@ -260,3 +260,18 @@ tflaccel_status lower_round_op_outputs(gpu_lowering *lw, uint32_t position) {
   }
   return NULL;
 }
+
+void lower_dense_kind_params(const gpu_lowering *lw, uint32_t t, int32_t k[5]) {
+  const tflaccel_tensor_desc *desc = &lw->graph->tensors[t];
+  k[0] = lw->tensors[t].dense_kind;
+  if (gpu_is_quantized_int32(desc)) {
+    gpu_quantized_int32_grid(desc, k + 1); /* a QUANTIZE to int32 (FROM_SLICES only) */
+    return;
+  }
+  if (k[0] != GPU_DENSE_UINT8 && k[0] != GPU_DENSE_INT8 && k[0] != GPU_DENSE_INT16) return;
+  int quantized = desc->quantization.count > 0 && desc->quantization.scales != NULL &&
+                  desc->quantization.zero_points != NULL;
+  k[1] = gpu_float_bits(quantized ? desc->quantization.scales[0] : 1.0f);
+  k[2] = quantized ? desc->quantization.zero_points[0] : 0;
+  gpu_quant_range(desc->dtype, &k[3], &k[4]);
+}

@@ -33,4 +33,12 @@ tflaccel_status lower_round_in_place(gpu_lowering *lw, uint32_t tensor);
  * within one grid (reshapes, slices, max pooling, ...) need nothing. */
 tflaccel_status lower_round_op_outputs(gpu_lowering *lw, uint32_t position);
 
+/* The dense kind of partition tensor t and, for an 8- or 16-bit one, its
+ * grid: k[0..5) as the layout conversions take them (gpu_dense_kind, scale
+ * float bits, zero point, qmin, qmax). A quantized tensor is the float
+ * view's edge (its integers are bound as the core holds them, and
+ * converted on the GPU in the dispatch list); one that is not quantized
+ * (a CAST input) is read on the grid of scale 1, zero point 0. */
+void lower_dense_kind_params(const gpu_lowering *lw, uint32_t t, int32_t k[5]);
+
 #endif

@@ -141,26 +141,6 @@ static tflaccel_status prepare_tensors(gpu_lowering *lw) {
   return NULL;
 }
 
-/* The dense kind of partition tensor t and, for an 8- or 16-bit one, its
- * grid: K[0..5) of the layout conversions. A quantized tensor is the float
- * view's edge (its integers are bound as the core holds them, and converted
- * on the GPU in the dispatch list); one that is not quantized (a CAST
- * input) is read on the grid of scale 1, zero point 0. */
-static void dense_kind_params(const gpu_lowering *lw, uint32_t t, int32_t *k) {
-  const tflaccel_tensor_desc *desc = &lw->graph->tensors[t];
-  k[0] = lw->tensors[t].dense_kind;
-  if (gpu_is_quantized_int32(desc)) {
-    gpu_quantized_int32_grid(desc, k + 1); /* a QUANTIZE to int32 (FROM_SLICES only) */
-    return;
-  }
-  if (k[0] != GPU_DENSE_UINT8 && k[0] != GPU_DENSE_INT8 && k[0] != GPU_DENSE_INT16) return;
-  int quantized = desc->quantization.count > 0 && desc->quantization.scales != NULL &&
-                  desc->quantization.zero_points != NULL;
-  k[1] = gpu_float_bits(quantized ? desc->quantization.scales[0] : 1.0f);
-  k[2] = quantized ? desc->quantization.zero_points[0] : 0;
-  gpu_quant_range(desc->dtype, &k[3], &k[4]);
-}
-
 /* Whether partition input t is read in place as words (GPU_IN_WORDS): an
  * 8-bit quantized tensor of one scale whose bytes are already its slices
  * (C a multiple of 4, or one pixel: a slice is one word, the last one's
@@ -212,7 +192,7 @@ static tflaccel_status convert_inputs(gpu_lowering *lw) {
     dispatch->args[1].kind = GPU_BUFFER_BINDING;
     dispatch->args[1].binding = lt->binding;
     dispatch->args[1].offset_unit = 1;
-    dense_kind_params(lw, t, gpu_program_params(lw->program, d) + GPU_P_KERNEL);
+    lower_dense_kind_params(lw, t, gpu_program_params(lw->program, d) + GPU_P_KERNEL);
     lower_set_work(lw, d, (uint32_t)lt->shape.w, (uint32_t)(lt->shape.b * lt->shape.h),
                    (uint32_t)lt->shape.s);
   }
@@ -284,7 +264,7 @@ static void store_dense(gpu_lowering *lw, uint32_t t) {
   params[GPU_P_OUT_DENSE] = (params[GPU_P_OUT_DENSE] & GPU_IN_WORDS) | (1 + kind);
   if (kind != GPU_DENSE_FLOAT32) {
     int32_t k[5];
-    dense_kind_params(lw, t, k);
+    lower_dense_kind_params(lw, t, k);
     params[GPU_P_OUT_SCALE] = k[1];
     params[GPU_P_OUT_ZERO] = k[2];
     move_grid_into_store(params, k);
@@ -320,7 +300,7 @@ static tflaccel_status convert_outputs(gpu_lowering *lw) {
     params[GPU_P_OUT + 2] = lt->shape.w;
     params[GPU_P_OUT + 3] = lt->shape.c;
     params[GPU_P_OUT + 4] = lt->shape.s;
-    dense_kind_params(lw, t, params + GPU_P_KERNEL);
+    lower_dense_kind_params(lw, t, params + GPU_P_KERNEL);
     lower_set_work(lw, d, (uint32_t)lt->shape.w, (uint32_t)(lt->shape.b * lt->shape.h),
                    (uint32_t)lt->shape.c);
   }
