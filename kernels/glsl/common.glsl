@@ -116,7 +116,10 @@ layout(std430, binding = 7) buffer Tensor6 { TENSOR_ELEMENT data[]; } t6;
  * values, or bool bytes four to a word): other views of bindings 1 and 2,
  * which the conversions use instead of t0 or t1. */
 layout(std430, binding = 1) buffer Words0 { uint words[]; } w0;
-layout(std430, binding = 2) buffer Words1 { uint words[]; } w1;
+/* w1 is only read: readonly lets NVIDIA's Vulkan compiler load it as it
+ * loads t1 (conv2d reading 8-bit words: 6.4 -> 5.5 us a 16-channel
+ * FULLY_CONNECTED on the H100, bench/RESULTS.md wave 13). */
+layout(std430, binding = 2) readonly buffer Words1 { uint words[]; } w1;
 #if !defined(GPU_HALF) && defined(GPU_SCALAR_VIEWS)
 /* Scalar views of the float tensors, for loads of one value (channel
  * gathers: conv_ordered's receptive field, depthwise multipliers, the
