@@ -520,10 +520,21 @@ void store_slice(int b, int y, int x, int s, FLT4 v) {
     int at = ((b * P(P_OUT_H) + y) * P(P_OUT_W) + x) * channels + c;
     int n = post_count();
     vec4 g = grid_post_integers(n, pbase + P_POSTS + POST_SIZE * n, b, y, x, s, vec4(v));
-    store_integer(tensor_offset[0], at, kind, int(g.x));
-    if (c + 1 < channels) store_integer(tensor_offset[0], at + 1, kind, int(g.y));
-    if (c + 2 < channels) store_integer(tensor_offset[0], at + 2, kind, int(g.z));
-    if (c + 3 < channels) store_integer(tensor_offset[0], at + 3, kind, int(g.w));
+    int byte_at = tensor_offset[0] + at;
+    if (POST_LIST != 0u && reads_input_words() && (channels & 3) == 0 && (byte_at & 3) == 0) {
+      /* The slice's four integers fill a word no other work item writes:
+       * one plain store. Only in the programs of an 8-bit chain (conv2d
+       * reading words, POST_LIST known): there it saves 0.2-0.5 us a
+       * layer; carried by softmax's program it cost 3.4 us (H100,
+       * bench/RESULTS.md wave 13). */
+      uvec4 u = uvec4(ivec4(g)) & 255u;
+      w0.words[byte_at >> 2] = u.x | (u.y << 8u) | (u.z << 16u) | (u.w << 24u);
+    } else {
+      store_integer(tensor_offset[0], at, kind, int(g.x));
+      if (c + 1 < channels) store_integer(tensor_offset[0], at + 1, kind, int(g.y));
+      if (c + 2 < channels) store_integer(tensor_offset[0], at + 2, kind, int(g.z));
+      if (c + 3 < channels) store_integer(tensor_offset[0], at + 3, kind, int(g.w));
+    }
   } else if (kind >= 2) {
     /* A quantized partition output stored as the core wants it: its
      * integers, dense, from byte offset tensor_offset[0]; each lane

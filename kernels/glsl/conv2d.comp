@@ -2,11 +2,12 @@
  * [KH][KW][input slice][4] vectors: vector i of an input slice holds, for
  * its input channel i, the weights of the slice's four output channels.
  * Each work item computes K(11) (1 to 4) consecutive output slices, reusing
- * every input slice it reads. t1 holds slices, or an 8-bit partition
- * input's integers read in place (input_slice). */
+ * every input slice it reads. t1 holds slices, or an 8-bit tensor's
+ * integers, dense (input_slice). */
 
-/* Input slice i: t1's, or (IN_WORDS) one word of four 8-bit integers of a
- * partition input as the core holds it, dequantized as to_slices.comp
+/* Input slice i: t1's, or (IN_WORDS) one word of four 8-bit integers (a
+ * partition input as the core holds it, or a tensor another conv2d
+ * dispatch stored dense), dequantized as to_slices.comp
  * would and rounded as it stores (K(12) scale, K(13) zero point, K(14) the
  * sign bits that make int8 bytes unsigned); the last slice's lanes from
  * K(15) on lie past the tensor and read as 0 (a single pixel of C not a

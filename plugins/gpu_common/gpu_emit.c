@@ -54,6 +54,7 @@ static tflaccel_status add_fixup(gpu_lowering *lw, uint32_t dispatch, uint32_t a
   f->dispatch = dispatch;
   f->argument = argument;
   f->request = request;
+  f->unit = 0;
   tflaccel_arena_request *r = &lw->requests[request];
   if (r->last_use < (int32_t)dispatch) r->last_use = (int32_t)dispatch;
   return NULL;
@@ -107,10 +108,22 @@ void lower_bind_constants(gpu_lowering *lw, uint32_t dispatch, uint32_t argument
       (int32_t)(offset / lw->program->element_size);
 }
 
+void lower_read_words(gpu_lowering *lw, uint32_t dispatch, uint32_t tensor) {
+  int32_t grid[5];
+  lower_dense_kind_params(lw, tensor, grid);
+  int is_int8 = grid[0] == GPU_DENSE_INT8;
+  gpu_shape shape = lw->tensors[tensor].shape;
+  int32_t *params = gpu_program_params(lw->program, dispatch);
+  params[GPU_P_OUT_DENSE] |= GPU_IN_WORDS;
+  params[GPU_P_KERNEL + 12] = grid[1];
+  params[GPU_P_KERNEL + 13] = grid[2] + (is_int8 ? 128 : 0);
+  params[GPU_P_KERNEL + 14] = is_int8 ? (int32_t)0x80808080u : 0;
+  params[GPU_P_KERNEL + 15] = 4 - (shape.s * 4 - shape.c);
+}
+
 /* Input t1 of GPU_KERNEL_CONV2D dispatch `dispatch`, an 8-bit partition
- * input read in place (GPU_IN_WORDS: offsets in words, the grid in the
- * kernel's [12..15)); the lowering promised no other reader
- * (gpu_op_builder.reads_input_words). */
+ * input read in place (GPU_IN_WORDS: offsets in words); the lowering
+ * promised no other reader (gpu_op_builder.reads_input_words). */
 static tflaccel_status bind_input_words(gpu_lowering *lw, uint32_t dispatch, uint32_t argument,
                                         uint32_t tensor) {
   gpu_dispatch *d = &lw->program->dispatches[dispatch];
@@ -120,16 +133,8 @@ static tflaccel_status bind_input_words(gpu_lowering *lw, uint32_t dispatch, uin
                                  "%s argument %u",
                                  lw->backend->plugin_name, tensor, gpu_kernel_name(d->kernel),
                                  argument);
-  int32_t grid[5];
-  lower_dense_kind_params(lw, tensor, grid);
-  int is_int8 = grid[0] == GPU_DENSE_INT8;
-  int32_t *params = gpu_program_params(lw->program, dispatch);
   d->args[argument].offset_unit = 4;
-  params[GPU_P_OUT_DENSE] |= GPU_IN_WORDS;
-  params[GPU_P_KERNEL + 12] = grid[1];
-  params[GPU_P_KERNEL + 13] = grid[2] + (is_int8 ? 128 : 0);
-  params[GPU_P_KERNEL + 14] = is_int8 ? (int32_t)0x80808080u : 0;
-  params[GPU_P_KERNEL + 15] = 4 - (lw->tensors[tensor].shape.s * 4 - lw->tensors[tensor].shape.c);
+  lower_read_words(lw, dispatch, tensor);
   return NULL;
 }
 

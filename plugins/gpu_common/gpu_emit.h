@@ -25,6 +25,11 @@ tflaccel_status lower_add_dispatch(gpu_lowering *lw, int32_t kernel, uint32_t *d
 tflaccel_status lower_start_dispatch(gpu_lowering *lw, int32_t kernel, uint32_t input,
                                      const int32_t *values, size_t count, uint32_t *dispatch);
 
+/* GPU_KERNEL_CONV2D dispatch `dispatch` reads its t1, 8-bit tensor
+ * `tensor`, as words of four integers (GPU_IN_WORDS, offsets in words):
+ * sets the flag and the grid the kernel dequantizes with ([12..16)). */
+void lower_read_words(gpu_lowering *lw, uint32_t dispatch, uint32_t tensor);
+
 /* Argument `argument` (1..6) of dispatch reads tensor (materialising a
  * constant in slice layout on first use). */
 tflaccel_status lower_bind_input(gpu_lowering *lw, uint32_t dispatch, uint32_t argument,

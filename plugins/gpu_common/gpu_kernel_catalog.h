@@ -20,8 +20,12 @@
  *             GPU_OUT_DENSE_GRID (an 8-bit output) the store itself
  *             rounds onto the grid of the GPU_POST_QUANTIZE post-op that
  *             lies just past the [7] applied ones, and stores its integers.
- *             Flag GPU_IN_WORDS: t1 is an 8-bit partition input read in
- *             place (GPU_KERNEL_CONV2D only, GPU_FEATURE_INPUT_WORDS)
+ *             Flag GPU_IN_WORDS: t1 is an 8-bit tensor read as words
+ *             (GPU_KERNEL_CONV2D only, GPU_FEATURE_INPUT_WORDS): a
+ *             partition input as the core holds it, or an arena tensor
+ *             between two GPU_KERNEL_CONV2D dispatches that its writer
+ *             stored dense (the writer's t0 offset in bytes, the
+ *             reader's t1 offset in words)
  *   [14], [15] with a quantized dense t0: its scale float bits and zero
  *             point (its range is its integer type's)
  *   [16..64)  up to GPU_MAX_POSTS post-ops of GPU_POST_SIZE ints
@@ -171,15 +175,17 @@ typedef enum gpu_kernel_id {
    * [4] KW, [5] stride H, [6] stride W, [7] dilation H, [8] dilation W,
    * [9] pad top, [10] pad left, [11] output slices per work item. With
    * GPU_IN_WORDS ([13]; GPU_FEATURE_INPUT_WORDS) t1 is a uint8 or int8
-   * partition input as the core holds it, each input slice one word (C a
-   * multiple of 4, or a single pixel; offset in words), dequantized as
+   * tensor's integers, dense (a partition input as the core holds it, or
+   * one another conv2d dispatch stored so), each input slice one word (C
+   * a multiple of 4, or a single pixel; offset in words), dequantized as
    * GPU_KERNEL_TO_SLICES would: [12] scale float bits, [13] zero point,
    * plus 128 for int8, [14] 0x80808080 for int8 (each byte's sign bit
    * flipped makes it q + 128, an unsigned byte), 0 for uint8, [15] the
    * channels of the last slice that are the tensor's (1..4; the others
    * read as 0). The float twin's input is bound in place; this keeps the
    * quantized one from paying a conversion dispatch more
-   * (bench/RESULTS.md, wave 12). */
+   * (bench/RESULTS.md, wave 12), and lets a chain of 8-bit layers run
+   * one program (wave 13). */
   GPU_KERNEL_CONV2D,
   /* 1x1 only, same parameters: one work group of up to 64 items per output
    * slice, splitting the input slices (global: items, pixels, slices). */
@@ -332,6 +338,11 @@ enum {
    * words past any tensor's last byte (gpu_vk and gpu_gl round them to 16
    * bytes), and bindings start on a word. */
   GPU_FEATURE_INPUT_WORDS = 1u << 7,
+  /* With GPU_FEATURE_INPUT_WORDS and GPU_FEATURE_DENSE_OUTPUT: 8-bit
+   * tensors between GPU_KERNEL_CONV2D dispatches kept as words (gpu_vk;
+   * on gpu_gl the H100 ran the 24-layer int8 twin slower so, 267.5 against
+   * 255.6 us of GPU time: bench/RESULTS.md, wave 13). */
+  GPU_FEATURE_WORDS_BETWEEN = 1u << 8,
 };
 
 const char *gpu_kernel_name(int32_t kernel);

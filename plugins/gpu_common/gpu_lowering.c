@@ -141,21 +141,27 @@ static tflaccel_status prepare_tensors(gpu_lowering *lw) {
   return NULL;
 }
 
-/* Whether partition input t is read in place as words (GPU_IN_WORDS): an
- * 8-bit quantized tensor of one scale whose bytes are already its slices
- * (C a multiple of 4, or one pixel: a slice is one word, the last one's
- * bytes past C ignored, inside the buffer's whole words as the feature
- * promises), read only by ops whose builders read it so
- * (gpu_op_builder.reads_input_words), each as its input 0 and nowhere
+/* Whether t is an 8-bit tensor of one scale whose dense bytes already are
+ * its slices, one word each: C a multiple of 4, or a single pixel (the
+ * bytes of its last word past C are ignored by the reader, and lie inside
+ * the buffer's whole words, as GPU_FEATURE_INPUT_WORDS promises). */
+static int bytes_are_slices(const gpu_lowering *lw, uint32_t t) {
+  const lower_tensor *lt = &lw->tensors[t];
+  return (lt->shape.c % 4 == 0 || gpu_shape_pixels(lt->shape) == 1) &&
+         (lt->dense_kind == GPU_DENSE_UINT8 || lt->dense_kind == GPU_DENSE_INT8) &&
+         gpu_is_quantized_activation(&lw->graph->tensors[t]);
+}
+
+/* Whether partition input t is read in place as words (GPU_IN_WORDS): its
+ * bytes are its slices, and it is read only by ops whose builders read it
+ * so (gpu_op_builder.reads_input_words), each as its input 0 and nowhere
  * else. The float twin's input is bound in place (binds_directly); without
  * this the quantized model pays a TO_SLICES dispatch more (gpu_vk, H100:
  * 6.6 us, bench/RESULTS.md waves 11-12). */
 static int input_read_as_words(const gpu_lowering *lw, uint32_t t) {
   const lower_tensor *lt = &lw->tensors[t];
   if (!(lw->backend->caps.features & GPU_FEATURE_INPUT_WORDS) || lt->is_output ||
-      lt->consumers == 0 || (lt->shape.c % 4 != 0 && gpu_shape_pixels(lt->shape) != 1) ||
-      (lt->dense_kind != GPU_DENSE_UINT8 && lt->dense_kind != GPU_DENSE_INT8) ||
-      !gpu_is_quantized_activation(&lw->graph->tensors[t]))
+      lt->consumers == 0 || !bytes_are_slices(lw, t))
     return 0;
   for (uint32_t p = 0; p < lw->partition->op_count; ++p) {
     const tflaccel_op_desc *op = lower_op(lw, p);
@@ -231,21 +237,35 @@ static int dense_store_possible(const gpu_lowering *lw, uint32_t index, uint32_t
   return 1;
 }
 
-/* An 8-bit output whose writer ends by rounding onto the output's own grid
- * (a GPU_POST_QUANTIZE with one shift for all channels: no operand) rounds
- * in the store instead (GPU_OUT_DENSE_GRID), out of the post-op loop: the
- * same integers, and on the GLSL backends a dispatch left with no post-op
- * ran hello_world's last FULLY_CONNECTED 0.9-1.1 us faster on an H200
- * (bench/RESULTS.md, wave 9). Not for int16, whose fp16 run reads its value
- * back through half storage before quantizing (as_stored). */
-static void move_grid_into_store(int32_t *params, const int32_t grid[5]) {
+/* Whether a writer of an 8-bit tensor on `grid` (lower_dense_kind_params)
+ * that ends by rounding onto that grid (a GPU_POST_QUANTIZE with one shift
+ * for all channels: no operand) rounds in the store instead
+ * (GPU_OUT_DENSE_GRID), out of the post-op loop: the same integers, and on
+ * the GLSL backends a dispatch left with no post-op ran hello_world's last
+ * FULLY_CONNECTED 0.9-1.1 us faster on an H200 (bench/RESULTS.md, wave 9).
+ * Not for int16, whose fp16 run reads its value back through half storage
+ * before quantizing (as_stored). */
+static int grid_moves_into_store(const int32_t *params, const int32_t grid[5]) {
   int32_t count = params[GPU_P_POST_COUNT];
-  if (count == 0 || (grid[0] != GPU_DENSE_UINT8 && grid[0] != GPU_DENSE_INT8)) return;
+  if (count == 0 || (grid[0] != GPU_DENSE_UINT8 && grid[0] != GPU_DENSE_INT8)) return 0;
   const int32_t *last = params + GPU_P_POSTS + GPU_POST_SIZE * (count - 1);
-  if (last[0] != GPU_POST_QUANTIZE || last[2] != 0 || last[8] != grid[1] || last[9] != grid[2])
-    return;
-  params[GPU_P_POST_COUNT] = count - 1; /* its words stay where the store reads them */
-  params[GPU_P_OUT_DENSE] |= GPU_OUT_DENSE_GRID;
+  return last[0] == GPU_POST_QUANTIZE && last[2] == 0 && last[8] == grid[1] && last[9] == grid[2];
+}
+
+/* The writer's parameters for storing t dense, wherever its t0 lies. */
+static void set_dense_store(gpu_lowering *lw, uint32_t writer, uint32_t t) {
+  uint8_t kind = lw->tensors[t].dense_kind;
+  int32_t *params = gpu_program_params(lw->program, writer);
+  params[GPU_P_OUT_DENSE] = (params[GPU_P_OUT_DENSE] & GPU_IN_WORDS) | (1 + kind);
+  if (kind == GPU_DENSE_FLOAT32) return;
+  int32_t k[5];
+  lower_dense_kind_params(lw, t, k);
+  params[GPU_P_OUT_SCALE] = k[1];
+  params[GPU_P_OUT_ZERO] = k[2];
+  if (grid_moves_into_store(params, k)) {
+    params[GPU_P_POST_COUNT]--; /* its words stay where the store reads them */
+    params[GPU_P_OUT_DENSE] |= GPU_OUT_DENSE_GRID;
+  }
 }
 
 /* Makes the writer of t's root store into t's binding, dense (a quantized
@@ -259,16 +279,8 @@ static void store_dense(gpu_lowering *lw, uint32_t t) {
   dispatch->args[0].binding = lw->tensors[t].binding;
   /* Offsets count float32 elements, or bytes for the integers. */
   dispatch->args[0].offset_unit = kind == GPU_DENSE_FLOAT32 ? 4 : 1;
-  int32_t *params = gpu_program_params(lw->program, producer);
-  params[0] = 0;
-  params[GPU_P_OUT_DENSE] = (params[GPU_P_OUT_DENSE] & GPU_IN_WORDS) | (1 + kind);
-  if (kind != GPU_DENSE_FLOAT32) {
-    int32_t k[5];
-    lower_dense_kind_params(lw, t, k);
-    params[GPU_P_OUT_SCALE] = k[1];
-    params[GPU_P_OUT_ZERO] = k[2];
-    move_grid_into_store(params, k);
-  }
+  gpu_program_params(lw->program, producer)[0] = 0;
+  set_dense_store(lw, producer, t);
   /* The arena no longer holds it. */
   for (uint32_t f = 0; f < lw->fixup_count; ++f)
     if (lw->fixups[f].dispatch == producer && lw->fixups[f].argument == 0)
@@ -307,6 +319,70 @@ static tflaccel_status convert_outputs(gpu_lowering *lw) {
   return NULL;
 }
 
+/* Whether arena tensor t lies between GPU_KERNEL_CONV2D dispatches as
+ * words of four 8-bit integers (as an 8-bit partition input is read in
+ * place): its bytes are its slices, one conv2d dispatch writes it whole
+ * and ends on its grid, and every other access is a conv2d dispatch
+ * reading it as t1. No other tensor shares its storage. */
+static int words_between_possible(const gpu_lowering *lw, uint32_t t) {
+  const lower_tensor *lt = &lw->tensors[t];
+  if (lt->storage != GPU_BUFFER_ARENA || lt->alias >= 0 || lt->is_input || lt->is_output ||
+      lt->producer < 0 || lt->request < 0 || !bytes_are_slices(lw, t))
+    return 0;
+  uint32_t writer = (uint32_t)lt->producer;
+  const gpu_dispatch *dispatches = lw->program->dispatches;
+  if (dispatches[writer].kernel != GPU_KERNEL_CONV2D || dispatches[writer].args[0].element_offset)
+    return 0;
+  int32_t grid[5];
+  lower_dense_kind_params(lw, t, grid);
+  if (!grid_moves_into_store(gpu_program_params(lw->program, writer), grid)) return 0;
+  for (uint32_t x = 0; x < lw->tensor_count; ++x)
+    if (x != t && lower_storage_root(lw, x) == t) return 0;
+  uint32_t readers = 0;
+  for (uint32_t f = 0; f < lw->fixup_count; ++f) {
+    const lower_fixup *fixup = &lw->fixups[f];
+    if (fixup->request != lt->request || (fixup->dispatch == writer && fixup->argument == 0))
+      continue;
+    if (fixup->dispatch == writer || fixup->argument != 1 ||
+        dispatches[fixup->dispatch].kernel != GPU_KERNEL_CONV2D)
+      return 0;
+    readers++;
+  }
+  return readers > 0;
+}
+
+/* 8-bit tensors between convolutions kept as their integers, one word per
+ * slice (words_between_possible), where the backend asks for it
+ * (GPU_FEATURE_WORDS_BETWEEN): the writer stores them as it would a
+ * partition output (its grid post-op moved into the store), each reader
+ * dequantizes them as it reads a partition input read in place. The
+ * values the readers see are the float view's: the grid's integers,
+ * dequantized and rounded as storage would round them (as_stored). A
+ * chain of 8-bit FULLY_CONNECTED layers then runs one program where its
+ * float twin runs two, and the dispatch after a switch of program costs
+ * 1-2 us more on the H100 (gpu_vk: the 24-layer int8 twin 140 -> 131 us,
+ * its float twin 132; bench/RESULTS.md, wave 13). */
+static void keep_words_between(gpu_lowering *lw) {
+  uint32_t needed = GPU_FEATURE_INPUT_WORDS | GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_WORDS_BETWEEN;
+  if ((lw->backend->caps.features & needed) != needed) return;
+  for (uint32_t t = 0; t < lw->graph->tensor_count; ++t) {
+    if (!words_between_possible(lw, t)) continue;
+    const lower_tensor *lt = &lw->tensors[t];
+    set_dense_store(lw, (uint32_t)lt->producer, t);
+    lw->requests[lt->request].size = (uint64_t)gpu_shape_pixels(lt->shape) * lt->shape.s * 4;
+    for (uint32_t f = 0; f < lw->fixup_count; ++f) {
+      lower_fixup *fixup = &lw->fixups[f];
+      if (fixup->request != lt->request) continue;
+      if (fixup->argument == 0) {
+        fixup->unit = 1; /* the store's offsets count bytes */
+      } else {
+        fixup->unit = 4;
+        lower_read_words(lw, fixup->dispatch, t);
+      }
+    }
+  }
+}
+
 static tflaccel_status plan_arena(gpu_lowering *lw) {
   gpu_program *program = lw->program;
   uint64_t alignment = lw->backend->caps.buffer_alignment > LOWER_ARENA_ALIGNMENT
@@ -323,8 +399,8 @@ static tflaccel_status plan_arena(gpu_lowering *lw) {
     const lower_fixup *fixup = &lw->fixups[f];
     if (fixup->request < 0) continue;
     gpu_argument *argument = &program->dispatches[fixup->dispatch].args[fixup->argument];
-    uint64_t offset =
-        lw->requests[fixup->request].offset / program->element_size + argument->element_offset;
+    uint32_t unit = fixup->unit ? fixup->unit : program->element_size;
+    uint64_t offset = lw->requests[fixup->request].offset / unit + argument->element_offset;
     if (offset > INT32_MAX)
       return lw->host->status_make(TFLACCEL_OUT_OF_MEMORY,
                                    "%s: the arena exceeds 32-bit element offsets",
@@ -401,6 +477,7 @@ tflaccel_status gpu_lower_partition(const gpu_backend *backend, const tflaccel_g
     attribute_dispatches(program, before, partition->ops[p], &last);
   }
   if (status == NULL) status = convert_outputs(&lw);
+  if (status == NULL) keep_words_between(&lw);
   if (status == NULL) status = plan_arena(&lw);
   lowering_release(&lw);
   return status;

@@ -37,6 +37,7 @@ typedef struct lower_tensor {
 typedef struct lower_fixup {
   uint32_t dispatch, argument;
   int32_t request; /* -1: dropped (the argument moved out of the arena) */
+  uint32_t unit;   /* bytes per unit of the offset; 0: the program's element size */
 } lower_fixup;
 
 typedef struct gpu_lowering {

@@ -1022,10 +1022,10 @@ tflaccel_status vk_backend_init(const tflaccel_host_services *host,
   backend->device = device;
   backend->ops = &vk_backend_ops;
   backend->caps.has_half_math = native_half && entry->shader_float16;
-  backend->caps.features = GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE |
-                           GPU_FEATURE_LSTM_GATES | GPU_FEATURE_ORDERED_EXPAND |
-                           GPU_FEATURE_MEDIAPIPE_TRANSFORMS | GPU_FEATURE_SVDF |
-                           GPU_FEATURE_GATHER_ND | GPU_FEATURE_INPUT_WORDS;
+  backend->caps.features =
+      GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE | GPU_FEATURE_LSTM_GATES |
+      GPU_FEATURE_ORDERED_EXPAND | GPU_FEATURE_MEDIAPIPE_TRANSFORMS | GPU_FEATURE_SVDF |
+      GPU_FEATURE_GATHER_ND | GPU_FEATURE_INPUT_WORDS | GPU_FEATURE_WORDS_BETWEEN;
   backend->caps.max_group_items =
       entry->limits.maxComputeWorkGroupInvocations < entry->limits.maxComputeWorkGroupSize[0]
           ? entry->limits.maxComputeWorkGroupInvocations

@@ -105,6 +105,41 @@ static void build_quantized_conv(cf_graph *graph, const cf_case *spec) {
   cf_output(graph, output);
 }
 
+/* Three FULLY_CONNECTED layers of spec->shape[1] units, each output on a
+ * grid of its own, spec->activation on the middle one: the tensors between
+ * them are what gpu_vk and gpu_gl keep as words of 8-bit integers between
+ * conv2d dispatches (GPU_IN_WORDS). */
+static const float chain_scales[4] = {0.02f, 0.05f, 0.04f, 0.03f};
+static const int32_t chain_zeros_int8[4] = {3, -5, 7, -2},
+                     chain_zeros_uint8[4] = {128, 100, 90, 140};
+static float chain_bias_scales[3];
+
+static void build_quantized_fully_connected_chain(cf_graph *graph, const cf_case *spec) {
+  int is_uint8 = (spec->flags & QF_UINT8) != 0;
+  int32_t dtype = is_uint8 ? TFLACCEL_DTYPE_UINT8 : TFLACCEL_DTYPE_INT8;
+  const int32_t *grid_zeros = is_uint8 ? chain_zeros_uint8 : chain_zeros_int8;
+  int32_t width = spec->shape[1];
+  uint32_t value = cf_input(graph, dtype, 2, spec->shape, is_uint8 ? 0.0f : -128.0f,
+                            is_uint8 ? 256.0f : 128.0f);
+  cf_quantize(graph, value, 1, &chain_scales[0], &grid_zeros[0], 0);
+  for (int layer = 0; layer < 3; ++layer) {
+    int32_t weight_dims[2] = {width, width};
+    uint32_t weights = cf_constant_integers(graph, dtype, 2, weight_dims, is_uint8 ? 60 : -60,
+                                            is_uint8 ? 180 : 60);
+    cf_quantize(graph, weights, 1, &weight_scales[layer], is_uint8 ? &weight_zero_uint8 : zeros,
+                0);
+    chain_bias_scales[layer] = chain_scales[layer] * weight_scales[layer];
+    uint32_t bias = cf_constant_integers(graph, TFLACCEL_DTYPE_INT32, 1, &width, -2000, 2000);
+    cf_quantize(graph, bias, 1, &chain_bias_scales[layer], zeros, 0);
+    uint32_t output = cf_tensor(graph, dtype, 2, spec->shape);
+    cf_quantize(graph, output, 1, &chain_scales[layer + 1], &grid_zeros[layer + 1], 0);
+    cf_op(graph, TFLACCEL_OP_FULLY_CONNECTED, 3, (uint32_t[]){value, weights, bias}, output)
+        ->fully_connected.fused_activation = layer == 1 ? spec->activation : TFLACCEL_ACT_NONE;
+    value = output;
+  }
+  cf_output(graph, value);
+}
+
 /* ADD of two quantized inputs on different grids into a third (TFLite's
  * requantizing add), with its fused activation. */
 static const float add_scales[3] = {0.03f, 0.05f, 0.06f};
@@ -328,6 +363,13 @@ const cf_case cf_quant_cases[] = {
     {.name = "quantized int8 fully connected 8->7 per axis (input read in place)",
      .build = build_quantized_conv, .op = TFLACCEL_OP_FULLY_CONNECTED, .rank = 2,
      .shape = {1, 8}, .out_c = 7, .flags = QF_PER_AXIS},
+    /* Layers whose tensors between them gpu_vk and gpu_gl keep as words. */
+    {.name = "quantized int8 fully connected chain 8->8->8->8 relu (words between layers)",
+     .build = build_quantized_fully_connected_chain, .op = TFLACCEL_OP_FULLY_CONNECTED,
+     .rank = 2, .shape = {2, 8}, .activation = TFLACCEL_ACT_RELU},
+    {.name = "quantized uint8 fully connected chain 7->7->7->7 (one row: words between layers)",
+     .build = build_quantized_fully_connected_chain, .op = TFLACCEL_OP_FULLY_CONNECTED,
+     .rank = 2, .shape = {1, 7}, .flags = QF_UINT8},
     {.name = "quantized int8 add requantizing relu", .build = build_quantized_add_requantizing,
      .op = TFLACCEL_OP_ADD, .rank = 4, .shape = {1, 5, 3, 6}, .activation = TFLACCEL_ACT_RELU},
     {.name = "quantized uint8 add requantizing", .build = build_quantized_add_requantizing,
