@@ -65,8 +65,8 @@
 #define POST_BINARY 3
 #define POST_PRELU 4
 #define POST_QUANTIZE 5
-/* P_OUT_DENSE: 1 + gpu_dense_kind, and flags (gpu_kernel_catalog.h; never
- * GPU_IN_WORDS: gpu_cl lacks GPU_FEATURE_INPUT_WORDS). */
+/* P_OUT_DENSE: 1 + gpu_dense_kind, and flags (gpu_kernel_catalog.h;
+ * GPU_IN_WORDS, 8, chooses gpu_conv2d_words's entry point instead). */
 #define OUT_DENSE_KIND_MASK 7
 #define OUT_DENSE_GRID 16
 

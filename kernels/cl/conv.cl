@@ -14,9 +14,35 @@ FLT4 madd4(FLT4 v, __global STORAGE *w, int at, FLT4 acc) {
   return acc;
 }
 
+/* Input slice i of an 8-bit tensor read as words (GPU_IN_WORDS, K[12]
+ * scale bits, K[13] zero point plus 128 for int8, K[14] the sign bits
+ * that make int8 bytes unsigned, K[15] the lanes of the last slice that
+ * are the tensor's): one word of four integers, dequantized as
+ * gpu_to_slices would and rounded as it stores. A last slice only in part
+ * the tensor's (a single pixel of C not a multiple of 4) is read byte by
+ * byte, since this backend's buffers end where the tensor does, and its
+ * lanes past C read as 0. */
+FLT4 input_words_slice(__global const uchar *bytes, __global const int *K, int i) {
+  int part = K[15] < 4 && i == K[2] - 1;
+  uint word = 0;
+  if (part) {
+    for (int lane = 0; lane < K[15]; ++lane) word |= (uint)bytes[i * 4 + lane] << (8 * lane);
+  } else {
+    word = ((__global const uint *)bytes)[i];
+  }
+  word ^= (uint)K[14];
+  int4 q = convert_int4((uint4)(word, word >> 8, word >> 16, word >> 24) & (uint4)(255u));
+  float4 v = convert_float4(q - K[13]) * as_float(K[12]);
+  if (part) v = select(v, (float4)(0.0f), (int4)(0, 1, 2, 3) >= (int4)(K[15]));
+  return TO_FLT4(as_stored_float4(TO_FLT4(v)));
+}
+
 /* t0 <- conv(t1, weights t2, bias t3); each work item computes K[11]
- * (1 to 4) consecutive output slices, reusing every input slice it reads. */
-__kernel void gpu_conv2d(KERNEL_ARGS) {
+ * (1 to 4) consecutive output slices, reusing every input slice it reads.
+ * `words` (a constant in each entry point): t1 is an 8-bit tensor's
+ * integers, dense, its offset P[1] in words (input_words_slice). */
+inline void conv2d(__global const int *params, int base, TENSOR_ARGS, int words) {
+  __global const uchar *t1_words = (__global const uchar *)t1 + 4 * params[base + 1];
   KERNEL_START;
   int x = get_global_id(0), by = get_global_id(1), group = get_global_id(2);
   int per_item = K[11], slices = P[P_OUT_S];
@@ -44,7 +70,7 @@ __kernel void gpu_conv2d(KERNEL_ARGS) {
       int in_at = ((b * in_h + iy) * in_w + ix) * in_s;
       int w_at = (ky * kw + kx) * in_s * 4;
       for (int is = 0; is < in_s; ++is, w_at += 4) {
-        FLT4 v = LOAD4(t1, in_at + is);
+        FLT4 v = words ? input_words_slice(t1_words, K, in_at + is) : LOAD4(t1, in_at + is);
         acc0 = madd4(v, w0, w_at, acc0);
         if (count > 1) acc1 = madd4(v, w1, w_at, acc1);
         if (count > 2) acc2 = madd4(v, w2, w_at, acc2);
@@ -57,6 +83,12 @@ __kernel void gpu_conv2d(KERNEL_ARGS) {
   if (count > 2) finish_slice(P, TENSORS, b, y, x, s0 + 2, acc2);
   if (count > 3) finish_slice(P, TENSORS, b, y, x, s0 + 3, acc3);
 }
+
+__kernel void gpu_conv2d(KERNEL_ARGS) { conv2d(params, base, TENSORS, 0); }
+
+/* gpu_conv2d reading t1 as words (GPU_IN_WORDS: gpu_cl picks this entry
+ * point when it creates the dispatch's kernel). */
+__kernel void gpu_conv2d_words(KERNEL_ARGS) { conv2d(params, base, TENSORS, 1); }
 
 /* The depthwise taps for one output slice: column by column (kx outer,
  * cpu_ref's and XNNPACK's order). A macro so that the common 3x3 and 5x5

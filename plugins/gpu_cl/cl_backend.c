@@ -37,11 +37,22 @@ static tflaccel_status buffer_upload(void *device, tflaccel_buffer *buffer, cons
   return cl_buffer_write(self->host, self->context, buffer, 0, data, size);
 }
 
+/* The entry point of the program that computes the dispatch: the
+ * catalogue's name, or gpu_conv2d_words for a conv2d reading 8-bit words
+ * (GPU_IN_WORDS; all kernels share one program per storage mode, so the
+ * choice is an entry point of its own, not a branch every conv2d pays). */
+static const char *entry_point(int32_t kernel, const int32_t *params) {
+  if (kernel == GPU_KERNEL_CONV2D && (params[GPU_P_OUT_DENSE] & GPU_IN_WORDS))
+    return "gpu_conv2d_words";
+  return gpu_kernel_name(kernel);
+}
+
 static tflaccel_status kernel_create(void *device, int32_t storage, int32_t kernel,
-                                     gpu_kernel_object **object) {
+                                     const int32_t *params, gpu_kernel_object **object) {
   cl_backend_device *self = self_of(device);
   const tflaccel_host_services *host = self->host;
   *object = NULL;
+  const char *name = entry_point(kernel, params);
   cl_program program = NULL;
   tflaccel_status status = cl_program_get(host, self->context, &self->programs, storage, &program);
   if (status != NULL) return status;
@@ -51,11 +62,11 @@ static tflaccel_status kernel_create(void *device, int32_t storage, int32_t kern
     return host->status_make(TFLACCEL_OUT_OF_MEMORY, "gpu_cl: out of memory (kernel)");
   cl_int error = cl_fault(self->context->fault, "clCreateKernel", GPU_FAULT_MEMORY);
   created->kernel =
-      error != CL_SUCCESS ? NULL : clCreateKernel(program, gpu_kernel_name(kernel), &error);
+      error != CL_SUCCESS ? NULL : clCreateKernel(program, name, &error);
   if (created->kernel == NULL || error != CL_SUCCESS) {
     host->free(host->context, created);
     char call[96];
-    snprintf(call, sizeof call, "clCreateKernel(%s)", gpu_kernel_name(kernel));
+    snprintf(call, sizeof call, "clCreateKernel(%s)", name);
     return cl_call_failed(host, call, error != CL_SUCCESS ? error : CL_INVALID_KERNEL_NAME);
   }
   size_t group = 0;
@@ -468,8 +479,8 @@ tflaccel_status cl_backend_init(const tflaccel_host_services *host, cl_device_co
   backend->caps.buffer_alignment = alignment_bits / 8;
   backend->caps.features =
       GPU_FEATURE_DENSE_OUTPUT | GPU_FEATURE_DEPTHWISE_POINTWISE | GPU_FEATURE_LSTM_GATES |
-      GPU_FEATURE_MEDIAPIPE_TRANSFORMS | GPU_FEATURE_SVDF |
-      GPU_FEATURE_GATHER_ND;
+      GPU_FEATURE_MEDIAPIPE_TRANSFORMS | GPU_FEATURE_SVDF | GPU_FEATURE_GATHER_ND |
+      GPU_FEATURE_INPUT_WORDS;
   backend->caps.profiling = device->profiling;
   return NULL;
 }

@@ -77,9 +77,12 @@ typedef struct gpu_backend_ops {
 
   /* A kernel of the catalogue built for the storage mode, ready to take
    * arguments: slot 0 the parameter buffer, 1 the int offset of this
-   * dispatch's parameters, 2..8 the tensor buffers t0..t6. */
+   * dispatch's parameters, 2..8 the tensor buffers t0..t6. `params` are
+   * the dispatch's parameters as lowered (gpu_program_params), from which
+   * a backend may pick a variant of the kernel (gpu_cl: conv2d reading
+   * words); the others build per post-op list (gpu_step.post_list). */
   tflaccel_status (*kernel_create)(void *device, int32_t storage, int32_t kernel,
-                                   gpu_kernel_object **object);
+                                   const int32_t *params, gpu_kernel_object **object);
   void (*kernel_destroy)(void *device, gpu_kernel_object *object);
   tflaccel_status (*kernel_set_buffer)(void *device, gpu_kernel_object *object, uint32_t slot,
                                        tflaccel_buffer *buffer);

@@ -89,8 +89,9 @@ static tflaccel_status create_kernels(gpu_executable *executable) {
   for (uint32_t i = 0; i < program->dispatch_count; ++i) {
     const gpu_dispatch *dispatch = &program->dispatches[i];
     gpu_kernel_object *kernel = NULL;
-    tflaccel_status status =
-        backend->ops->kernel_create(backend->device, program->storage, dispatch->kernel, &kernel);
+    const int32_t *params = gpu_program_params(program, i);
+    tflaccel_status status = backend->ops->kernel_create(backend->device, program->storage,
+                                                         dispatch->kernel, params, &kernel);
     if (status != NULL) return status;
     executable->kernels[i] = kernel;
     status =

@@ -334,9 +334,10 @@ enum {
   GPU_FEATURE_MEDIAPIPE_TRANSFORMS = 1u << 4, /* the three MediaPipe transform kernels */
   GPU_FEATURE_SVDF = 1u << 5,                 /* GPU_KERNEL_SVDF_STATE and GPU_KERNEL_SVDF_OUTPUT */
   GPU_FEATURE_GATHER_ND = 1u << 6,            /* GPU_KERNEL_GATHER_ND */
-  /* GPU_IN_WORDS in GPU_KERNEL_CONV2D; the backend's buffers hold whole
-   * words past any tensor's last byte (gpu_vk and gpu_gl round them to 16
-   * bytes), and bindings start on a word. */
+  /* GPU_IN_WORDS in GPU_KERNEL_CONV2D. Bindings start on a word; a last
+   * word only in part the tensor's is read whole where the backend's
+   * buffers hold whole words past any tensor's last byte (gpu_vk and
+   * gpu_gl round them to 16 bytes), or byte by byte (gpu_cl). */
   GPU_FEATURE_INPUT_WORDS = 1u << 7,
   /* With GPU_FEATURE_INPUT_WORDS and GPU_FEATURE_DENSE_OUTPUT: 8-bit
    * tensors between GPU_KERNEL_CONV2D dispatches kept as words (gpu_vk;

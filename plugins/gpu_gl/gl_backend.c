@@ -56,7 +56,8 @@ static tflaccel_status buffer_upload(void *device, tflaccel_buffer *buffer, cons
 }
 
 static tflaccel_status kernel_create(void *device, int32_t storage, int32_t kernel,
-                                     gpu_kernel_object **object) {
+                                     const int32_t *params, gpu_kernel_object **object) {
+  (void)params; /* built per post-op list instead (gpu_step.post_list) */
   gl_backend_device *self = self_of(device);
   const tflaccel_host_services *host = self->host;
   *object = NULL;

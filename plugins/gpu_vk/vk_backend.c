@@ -360,7 +360,8 @@ static tflaccel_status allocate_set(vk_backend_device *self, VkDescriptorPool *p
 }
 
 static tflaccel_status kernel_create(void *device, int32_t storage, int32_t kernel,
-                                     gpu_kernel_object **object) {
+                                     const int32_t *params, gpu_kernel_object **object) {
+  (void)params; /* built per post-op list instead (gpu_step.post_list) */
   vk_backend_device *self = self_of(device);
   const tflaccel_host_services *host = self->host;
   *object = NULL;

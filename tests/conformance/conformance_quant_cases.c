@@ -355,7 +355,7 @@ const cf_case cf_quant_cases[] = {
     {.name = "quantized uint8 fully connected 10->7", .build = build_quantized_conv,
      .op = TFLACCEL_OP_FULLY_CONNECTED, .rank = 2, .shape = {1, 10}, .out_c = 7,
      .flags = QF_UINT8},
-    /* Inputs of whole words, which gpu_vk and gpu_gl read in place
+    /* Inputs of whole words, which the GPU plugins read in place
      * (GPU_IN_WORDS); the int8 12->5 above is one too. */
     {.name = "quantized uint8 fully connected 16->6 (input read in place)",
      .build = build_quantized_conv, .op = TFLACCEL_OP_FULLY_CONNECTED, .rank = 2,
