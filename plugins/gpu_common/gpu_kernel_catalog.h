@@ -341,8 +341,9 @@ enum {
   GPU_FEATURE_INPUT_WORDS = 1u << 7,
   /* With GPU_FEATURE_INPUT_WORDS and GPU_FEATURE_DENSE_OUTPUT: 8-bit
    * tensors between GPU_KERNEL_CONV2D dispatches kept as words (gpu_vk;
-   * on gpu_gl the H100 ran the 24-layer int8 twin slower so, 267.5 against
-   * 255.6 us of GPU time: bench/RESULTS.md, wave 13). */
+   * the H100 ran the 24-layer int8 twin slower so on gpu_gl, 267.5 against
+   * 255.6 us of GPU time, and on gpu_cl, 214.7-221.4 against 205.9-211.3:
+   * bench/RESULTS.md, wave 13). */
   GPU_FEATURE_WORDS_BETWEEN = 1u << 8,
 };
 
