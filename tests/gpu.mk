@@ -67,7 +67,8 @@ tests_gpu_test_gpu_post_list_CPPFLAGS = $(TEST_CPP_FLAGS)
 tests_gpu_test_gpu_post_list_CFLAGS = $(TEST_C_FLAGS)
 tests_gpu_test_gpu_post_list_LDADD = plugins/libgpu_common.la $(CHECK_LIBS)
 
-# The 8-bit input conv2d reads in place, lowered: no device needed.
+# The 8-bit tensors conv2d reads as words (inputs in place, tensors
+# between layers), lowered: no device needed.
 check_PROGRAMS += tests/gpu/test_gpu_input_words
 TESTS += tests/gpu/test_gpu_input_words
 tests_gpu_test_gpu_input_words_SOURCES = tests/gpu/test_gpu_input_words.c \

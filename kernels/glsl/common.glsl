@@ -326,8 +326,8 @@ bool post_f_operand(int i, int q) {
 int out_dense() {
   return POST_LIST != 0u ? int((POST_LIST >> POST_LIST_DENSE_SHIFT) & 31u) : P(P_OUT_DENSE);
 }
-/* Whether t1 is an 8-bit partition input read as words (IN_WORDS, [13]'s
- * flag beside the output's kind: gpu_conv2d only). */
+/* Whether t1 is an 8-bit tensor read as words (IN_WORDS, [13]'s flag
+ * beside the output's kind: gpu_conv2d only). */
 bool reads_input_words() { return (out_dense() & IN_WORDS) != 0; }
 
 /* The post-op whose grid values the dispatch passes beside its parameter

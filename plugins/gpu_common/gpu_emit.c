@@ -127,7 +127,7 @@ void lower_read_words(gpu_lowering *lw, uint32_t dispatch, uint32_t tensor) {
 static tflaccel_status bind_input_words(gpu_lowering *lw, uint32_t dispatch, uint32_t argument,
                                         uint32_t tensor) {
   gpu_dispatch *d = &lw->program->dispatches[dispatch];
-  if (d->kernel != GPU_KERNEL_CONV2D || argument != 1)
+  if (!lower_reads_words_as(d, argument))
     return lw->host->status_make(TFLACCEL_INTERNAL,
                                  "%s: tensor %u is read in place as 8-bit words, but by kernel "
                                  "%s argument %u",

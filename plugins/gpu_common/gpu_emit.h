@@ -25,6 +25,12 @@ tflaccel_status lower_add_dispatch(gpu_lowering *lw, int32_t kernel, uint32_t *d
 tflaccel_status lower_start_dispatch(gpu_lowering *lw, int32_t kernel, uint32_t input,
                                      const int32_t *values, size_t count, uint32_t *dispatch);
 
+/* Whether argument `argument` of dispatch d can read an 8-bit tensor as
+ * words (GPU_IN_WORDS): t1 of GPU_KERNEL_CONV2D, and nothing else. */
+static inline int lower_reads_words_as(const gpu_dispatch *d, uint32_t argument) {
+  return d->kernel == GPU_KERNEL_CONV2D && argument == 1;
+}
+
 /* GPU_KERNEL_CONV2D dispatch `dispatch` reads its t1, 8-bit tensor
  * `tensor`, as words of four integers (GPU_IN_WORDS, offsets in words):
  * sets the flag and the grid the kernel dequantizes with ([12..16)). */

@@ -343,8 +343,8 @@ static int words_between_possible(const gpu_lowering *lw, uint32_t t) {
     const lower_fixup *fixup = &lw->fixups[f];
     if (fixup->request != lt->request || (fixup->dispatch == writer && fixup->argument == 0))
       continue;
-    if (fixup->dispatch == writer || fixup->argument != 1 ||
-        dispatches[fixup->dispatch].kernel != GPU_KERNEL_CONV2D)
+    if (fixup->dispatch == writer ||
+        !lower_reads_words_as(&dispatches[fixup->dispatch], fixup->argument))
       return 0;
     readers++;
   }

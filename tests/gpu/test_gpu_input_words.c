@@ -99,6 +99,15 @@ static void release(lowered *l) {
   cf_graph_release(&l->graph);
 }
 
+/* One FULLY_CONNECTED of `units` over an input [rows, depth] of dtype,
+ * lowered for a backend with `features` at precision. */
+static void lower_one_layer(lowered *l, int32_t dtype, int32_t rows, int32_t depth, int32_t units,
+                            uint32_t features, int32_t precision) {
+  build(l, dtype, rows, depth);
+  add_fully_connected(&l->graph, dtype, l->input, rows, depth, units);
+  lower(l, features, precision);
+}
+
 static int count_kernel(const gpu_program *program, int32_t kernel) {
   int count = 0;
   for (uint32_t d = 0; d < program->dispatch_count; ++d)
@@ -128,9 +137,8 @@ static void assert_reads_words(lowered *l, uint32_t d, int is_int8, int32_t last
 START_TEST(int8_rows_of_whole_words_are_read_in_place) {
   static const int32_t precisions[] = {TFLACCEL_PRECISION_FP32, TFLACCEL_PRECISION_FP16};
   lowered l;
-  build(&l, TFLACCEL_DTYPE_INT8, 2, 12);
-  add_fully_connected(&l.graph, TFLACCEL_DTYPE_INT8, l.input, 2, 12, 5);
-  lower(&l, GPU_FEATURE_INPUT_WORDS | GPU_FEATURE_DENSE_OUTPUT, precisions[_i]);
+  lower_one_layer(&l, TFLACCEL_DTYPE_INT8, 2, 12, 5,
+                  GPU_FEATURE_INPUT_WORDS | GPU_FEATURE_DENSE_OUTPUT, precisions[_i]);
   /* No conversion at either edge: the one dispatch reads the input's
    * words and stores the output's integers. */
   ck_assert_uint_eq(l.program.dispatch_count, 1);
@@ -143,9 +151,8 @@ END_TEST
 
 START_TEST(uint8_input_has_no_sign_to_flip) {
   lowered l;
-  build(&l, TFLACCEL_DTYPE_UINT8, 3, 16);
-  add_fully_connected(&l.graph, TFLACCEL_DTYPE_UINT8, l.input, 3, 16, 6);
-  lower(&l, GPU_FEATURE_INPUT_WORDS, TFLACCEL_PRECISION_FP32);
+  lower_one_layer(&l, TFLACCEL_DTYPE_UINT8, 3, 16, 6, GPU_FEATURE_INPUT_WORDS,
+                  TFLACCEL_PRECISION_FP32);
   ck_assert_int_eq(count_kernel(&l.program, GPU_KERNEL_TO_SLICES), 0);
   assert_reads_words(&l, 0, 0, 4);
   release(&l);
@@ -176,9 +183,8 @@ static void assert_converted(lowered *l) {
 
 START_TEST(backend_without_the_feature_converts) {
   lowered l;
-  build(&l, TFLACCEL_DTYPE_INT8, 2, 12);
-  add_fully_connected(&l.graph, TFLACCEL_DTYPE_INT8, l.input, 2, 12, 5);
-  lower(&l, GPU_FEATURE_DENSE_OUTPUT, TFLACCEL_PRECISION_FP32);
+  lower_one_layer(&l, TFLACCEL_DTYPE_INT8, 2, 12, 5, GPU_FEATURE_DENSE_OUTPUT,
+                  TFLACCEL_PRECISION_FP32);
   assert_converted(&l);
   release(&l);
 }
@@ -188,9 +194,8 @@ END_TEST
 START_TEST(one_pixel_reads_its_last_word_in_part) {
   static const int32_t depths[] = {1, 10, 7};
   lowered l;
-  build(&l, TFLACCEL_DTYPE_INT8, 1, depths[_i]);
-  add_fully_connected(&l.graph, TFLACCEL_DTYPE_INT8, l.input, 1, depths[_i], 16);
-  lower(&l, GPU_FEATURE_INPUT_WORDS, TFLACCEL_PRECISION_FP32);
+  lower_one_layer(&l, TFLACCEL_DTYPE_INT8, 1, depths[_i], 16, GPU_FEATURE_INPUT_WORDS,
+                  TFLACCEL_PRECISION_FP32);
   ck_assert_int_eq(count_kernel(&l.program, GPU_KERNEL_TO_SLICES), 0);
   assert_reads_words(&l, 0, 1, depths[_i] - (depths[_i] - 1) / 4 * 4);
   release(&l);
@@ -200,9 +205,8 @@ END_TEST
 /* Two pixels of 10 channels: the second starts mid-word. */
 START_TEST(pixels_that_split_words_are_converted) {
   lowered l;
-  build(&l, TFLACCEL_DTYPE_UINT8, 2, 10);
-  add_fully_connected(&l.graph, TFLACCEL_DTYPE_UINT8, l.input, 2, 10, 7);
-  lower(&l, GPU_FEATURE_INPUT_WORDS, TFLACCEL_PRECISION_FP32);
+  lower_one_layer(&l, TFLACCEL_DTYPE_UINT8, 2, 10, 7, GPU_FEATURE_INPUT_WORDS,
+                  TFLACCEL_PRECISION_FP32);
   assert_converted(&l);
   release(&l);
 }
