@@ -6,6 +6,7 @@
 
 #include "plugins/gpu_common/gpu_extension_list.h"
 #include "plugins/gpu_gl/egl_context.h"
+#include "plugins/gpu_gl/egl_display_registry.h"
 #include "plugins/gpu_gl/gl_error.h"
 #include "plugins/gpu_gl/gl_probe.h"
 
@@ -163,12 +164,12 @@ static tflaccel_status probe_display(const tflaccel_host_services *host, egl_dis
 }
 
 /* Initializes display and checks that it can serve; on success the entry
- * holds it (initialized), otherwise it is terminated again. */
+ * holds it (initialized), otherwise it is released again. */
 static tflaccel_status open_display(const tflaccel_host_services *host, EGLDisplay display,
                                     const char *get_display_call, egl_display_entry *entry) {
   if (display == EGL_NO_DISPLAY) return egl_unavailable(host, get_display_call);
   EGLint major = 0, minor = 0;
-  if (!eglInitialize(display, &major, &minor)) return egl_unavailable(host, "eglInitialize");
+  if (!egl_display_acquire(display, &major, &minor)) return egl_unavailable(host, "eglInitialize");
   entry->display = display;
   const char *extensions = eglQueryString(display, EGL_EXTENSIONS);
   tflaccel_status status = NULL;
@@ -182,7 +183,7 @@ static tflaccel_status open_display(const tflaccel_host_services *host, EGLDispl
         major > 1 || minor >= 5 || gpu_extension_listed(extensions, "EGL_KHR_create_context");
     status = probe_display(host, entry);
   }
-  if (status != NULL && !eglTerminate(display)) {
+  if (status != NULL && !egl_display_release(display)) {
     tflaccel_status terminate = egl_call_failed(host, "eglTerminate");
     host->log(host->context, TFLACCEL_LOG_WARNING, "%s", host->status_message(terminate));
     host->status_free(terminate);
@@ -370,7 +371,7 @@ tflaccel_status egl_display_list_scan(const tflaccel_host_services *host, egl_di
 
 void egl_display_list_release(const tflaccel_host_services *host, egl_display_list *list) {
   for (uint32_t i = 0; i < list->count; ++i) {
-    if (!eglTerminate(list->entries[i].display)) {
+    if (!egl_display_release(list->entries[i].display)) {
       tflaccel_status status = egl_call_failed(host, "eglTerminate");
       host->log(host->context, TFLACCEL_LOG_WARNING, "%s: %s", list->entries[i].origin,
                 host->status_message(status));

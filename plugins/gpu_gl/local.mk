@@ -11,6 +11,8 @@ plugins_libgpu_gl_la_SOURCES = \
 	plugins/gpu_gl/gl_api.h \
 	plugins/gpu_gl/egl_context.c \
 	plugins/gpu_gl/egl_context.h \
+	plugins/gpu_gl/egl_display_registry.c \
+	plugins/gpu_gl/egl_display_registry.h \
 	plugins/gpu_gl/gl_backend.c \
 	plugins/gpu_gl/gl_backend.h \
 	plugins/gpu_gl/gl_kernel_sources.h \

@@ -19,6 +19,7 @@
 
 #include "plugins/gpu_common/gpu_plugin.h"
 #include "plugins/gpu_gl/egl_context.h"
+#include "plugins/gpu_gl/egl_display_registry.h"
 #include "plugins/gpu_gl/gl_backend.h"
 #include "plugins/gpu_gl/gl_buffer.h"
 #include "plugins/gpu_gl/gl_memory_object.h"
@@ -77,12 +78,12 @@ static const char *device_origin(const void *state, uint32_t index) {
   return ((const gl_plugin_state *)state)->displays.entries[index].origin;
 }
 
-/* The displays left out are terminated now: nothing will use them. */
+/* The displays left out are released now: this environment will not use them. */
 static void keep_only(void *state, uint32_t index) {
   gl_plugin_state *self = state;
   egl_display_list *displays = &self->displays;
   for (uint32_t i = 0; i < displays->count; ++i)
-    if (i != index && !eglTerminate(displays->entries[i].display))
+    if (i != index && !egl_display_release(displays->entries[i].display))
       self->host->log(self->host->context, TFLACCEL_LOG_WARNING, "eglTerminate(%s) failed: 0x%04x",
                       displays->entries[i].origin, (unsigned)eglGetError());
   displays->entries[0] = displays->entries[index];

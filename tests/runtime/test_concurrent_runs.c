@@ -238,6 +238,72 @@ START_TEST(threads_match_single_threaded) {
 }
 END_TEST
 
+/* _i: plugin. Two environments of one process share the driver's displays
+ * and devices: destroying one must leave the other's compiled model and
+ * new compilations working, with the same outputs (gpu_gl: EGL displays
+ * are per process and eglTerminate does not count its callers). */
+START_TEST(environment_destroyed_beside_another) {
+  const char *plugin = plugins[_i];
+  tflaccel_environment_options options = {.struct_size = sizeof options,
+                                          .accelerators = plugin,
+                                          .log_level = "error"};
+  tflaccel_environment *first = NULL, *second = NULL;
+  tflaccel_status status = tflaccel_environment_create(&options, &first);
+  ck_assert_msg(status == NULL, "%s: %s", plugin, tflaccel_status_message(status));
+  if (!plugin_available(first, plugin)) {
+    tflaccel_environment_destroy(first);
+    return;
+  }
+  status = tflaccel_environment_create(&options, &second);
+  ck_assert_msg(status == NULL, "%s: %s", plugin, tflaccel_status_message(status));
+  tflaccel_model *model = NULL;
+  status = tflaccel_model_load_file(model_path, &model);
+  ck_assert_msg(status == NULL, "%s", tflaccel_status_message(status));
+  tflaccel_compiled_model *in_first = NULL, *before = NULL, *after = NULL;
+  status = tflaccel_compiled_model_create(first, model, NULL, &in_first);
+  ck_assert_msg(status == NULL, "%s: %s", plugin, tflaccel_status_message(status));
+  status = tflaccel_compiled_model_create(second, model, NULL, &before);
+  ck_assert_msg(status == NULL, "%s: %s", plugin, tflaccel_status_message(status));
+  thread_case data;
+  memset(&data, 0, sizeof data);
+  uint32_t input_count = tflaccel_compiled_model_input_count(before);
+  ck_assert_uint_le(input_count, MAX_TENSORS);
+  for (uint32_t i = 0; i < input_count; ++i) {
+    tflaccel_tensor_buffer *buffer = NULL;
+    ck_assert_ptr_null(tflaccel_compiled_model_create_input_buffer(before, i, &buffer));
+    fill_input(buffer, i + 1);
+    size_t size = tflaccel_tensor_buffer_byte_size(buffer);
+    data.inputs[i] = malloc(size ? size : 1);
+    ck_assert_ptr_nonnull(data.inputs[i]);
+    memcpy(data.inputs[i], tflaccel_tensor_buffer_data(buffer), size);
+    tflaccel_tensor_buffer_destroy(buffer);
+  }
+  char error[512] = "";
+  ck_assert_msg(run_and_check(before, &data, 0, 1, error, sizeof error), "%s: %s", plugin, error);
+  ck_assert_msg(run_and_check(in_first, &data, 1, 1, error, sizeof error),
+                "%s, the first environment: %s", plugin, error);
+  tflaccel_compiled_model_destroy(in_first);
+  tflaccel_environment_destroy(first);
+  ck_assert_msg(run_and_check(before, &data, 1, 2, error, sizeof error),
+                "%s, compiled before the other environment went: %s", plugin, error);
+  status = tflaccel_compiled_model_create(second, model, NULL, &after);
+  ck_assert_msg(status == NULL, "%s, compiling after the other environment went: %s", plugin,
+                tflaccel_status_message(status));
+  ck_assert_msg(run_and_check(after, &data, 1, 2, error, sizeof error),
+                "%s, compiled after the other environment went: %s", plugin, error);
+  printf("%s: a compiled model outlives another environment of the process, outputs equal\n",
+         plugin);
+  tflaccel_compiled_model_destroy(after);
+  tflaccel_compiled_model_destroy(before);
+  for (uint32_t i = 0; i < MAX_TENSORS; ++i) {
+    free(data.inputs[i]);
+    free(data.expected[i]);
+  }
+  tflaccel_model_destroy(model);
+  tflaccel_environment_destroy(second);
+}
+END_TEST
+
 static int read_count(const char *name, int fallback, int maximum) {
   const char *text = getenv(name);
   if (text == NULL || *text == '\0') return fallback;
@@ -260,6 +326,7 @@ int main(void) {
   TCase *tcase = tcase_create("threads");
   tcase_set_timeout(tcase, 1200);
   tcase_add_loop_test(tcase, threads_match_single_threaded, 0, (int)(2 * PLUGIN_COUNT));
+  tcase_add_loop_test(tcase, environment_destroyed_beside_another, 0, (int)PLUGIN_COUNT);
   suite_add_tcase(suite, tcase);
   return test_run_suite(suite);
 }
