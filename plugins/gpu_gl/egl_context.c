@@ -169,7 +169,12 @@ static tflaccel_status open_display(const tflaccel_host_services *host, EGLDispl
                                     const char *get_display_call, egl_display_entry *entry) {
   if (display == EGL_NO_DISPLAY) return egl_unavailable(host, get_display_call);
   EGLint major = 0, minor = 0;
-  if (!egl_display_acquire(display, &major, &minor)) return egl_unavailable(host, "eglInitialize");
+  egl_display_hold_result held = egl_display_acquire(display, &major, &minor);
+  if (held == EGL_DISPLAY_INIT_FAILED) return egl_unavailable(host, "eglInitialize");
+  if (held == EGL_DISPLAY_REGISTRY_FULL)
+    return host->status_make(TFLACCEL_UNAVAILABLE,
+                             "this process already holds %d EGL displays, the most gpu_gl tracks",
+                             EGL_DISPLAY_REGISTRY_SIZE);
   entry->display = display;
   const char *extensions = eglQueryString(display, EGL_EXTENSIONS);
   tflaccel_status status = NULL;

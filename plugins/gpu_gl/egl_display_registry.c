@@ -7,9 +7,6 @@
 
 #include "plugins/gpu_gl/egl_display_registry.h"
 
-/* More displays than a machine has EGL devices and platforms. */
-#define EGL_DISPLAY_REGISTRY_SIZE 32
-
 typedef struct display_hold {
   EGLDisplay display;
   unsigned holds;
@@ -26,7 +23,7 @@ static display_hold *find_hold(EGLDisplay display) {
   return NULL;
 }
 
-EGLBoolean egl_display_acquire(EGLDisplay display, EGLint *major, EGLint *minor) {
+egl_display_hold_result egl_display_acquire(EGLDisplay display, EGLint *major, EGLint *minor) {
   pthread_mutex_lock(&registry_lock);
   display_hold *hold = find_hold(display);
   if (hold != NULL) {
@@ -34,13 +31,13 @@ EGLBoolean egl_display_acquire(EGLDisplay display, EGLint *major, EGLint *minor)
     *major = hold->major;
     *minor = hold->minor;
     pthread_mutex_unlock(&registry_lock);
-    return EGL_TRUE;
+    return EGL_DISPLAY_HELD;
   }
   for (unsigned i = 0; i < EGL_DISPLAY_REGISTRY_SIZE && hold == NULL; ++i)
     if (registry[i].holds == 0) hold = &registry[i];
   if (hold == NULL) {
     pthread_mutex_unlock(&registry_lock);
-    return EGL_FALSE;
+    return EGL_DISPLAY_REGISTRY_FULL;
   }
   /* A display that answers a query is already initialized by someone else:
    * initializing it again only returns its version, and it is not ours to
@@ -49,13 +46,13 @@ EGLBoolean egl_display_acquire(EGLDisplay display, EGLint *major, EGLint *minor)
   EGLint got_major = 0, got_minor = 0;
   if (!eglInitialize(display, &got_major, &got_minor)) {
     pthread_mutex_unlock(&registry_lock);
-    return EGL_FALSE;
+    return EGL_DISPLAY_INIT_FAILED;
   }
   *hold = (display_hold){display, 1, owned, got_major, got_minor};
   *major = got_major;
   *minor = got_minor;
   pthread_mutex_unlock(&registry_lock);
-  return EGL_TRUE;
+  return EGL_DISPLAY_HELD;
 }
 
 EGLBoolean egl_display_release(EGLDisplay display) {

@@ -8,10 +8,19 @@
 
 #include <EGL/egl.h>
 
-/* eglInitialize for the first holder, a count for the others; the version
- * is the one the first initialization reported. Returns EGL_FALSE when
- * eglInitialize fails or the registry is full (eglGetError then tells). */
-EGLBoolean egl_display_acquire(EGLDisplay display, EGLint *major, EGLint *minor);
+/* More displays than a machine has EGL devices and platforms. */
+#define EGL_DISPLAY_REGISTRY_SIZE 32
+
+/* What egl_display_acquire did. */
+typedef enum egl_display_hold_result {
+  EGL_DISPLAY_HELD = 0,
+  EGL_DISPLAY_INIT_FAILED = 1, /* eglInitialize failed: eglGetError tells why */
+  EGL_DISPLAY_REGISTRY_FULL = 2,
+} egl_display_hold_result;
+
+/* Holds display: eglInitialize for the first holder, a count for the
+ * others; the version is the one the first initialization reported. */
+egl_display_hold_result egl_display_acquire(EGLDisplay display, EGLint *major, EGLint *minor);
 
 /* Drops one hold; the last one terminates the display, unless it was
  * initialized before tflaccel first took it (the application's). Returns
